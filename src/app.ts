@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { type Authenticator, OpaqueTokenAuthenticator } from './auth.js'
+import { errorBody } from './errors.js'
+import { clientError, frameworkError, methodNotAllowed, sendError } from './http-errors.js'
+import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
+import { registerMetrics } from './metrics.js'
+import { opsRoutes } from './routes/ops.js'
+import { plantRoutes } from './routes/plants.js'
+import type { PlantStore } from './store/store.js'
+import { createValidatorCompiler } from './validation.js'
+
+export interface AppOptions {
+  store: PlantStore
+  logger: FastifyBaseLogger | false
+  authenticator?: Authenticator
+}
+
+const REQUEST_ID = /^[\x20-\x7e]{1,128}$/
+
+/** The client's X-Request-Id when it is 1 to 128 printable ASCII characters, else a new one. */
+function requestId(request: IncomingMessage): string {
+  const given = request.headers['x-request-id']
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+}
+
+const API_DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
+A caller sees only its own plants; a token with the scope plants:admin sees every plant.
+Every error, on every path, is an Error object whose \`error\` is the HTTP status.`
+
+export async function buildApp({ store, logger, authenticator }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    requestTimeout: 30_000,
+    // Slightly above common load balancer idle timeouts, so the balancer closes first.
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
+    ajv: { customOptions: { strict: true } },
+  })
+  app.setValidatorCompiler(createValidatorCompiler())
+  app.setErrorHandler(sendError)
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody(404, `no route for ${request.method} ${request.url.split('?')[0]}`))
+  })
+  registerJsonBodyParser(app)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  const metrics = registerMetrics(app)
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Plant Store', version: '1.0.0', description: API_DESCRIPTION },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An opaque `pst_…` token made with `plantstore token create`',
+          },
+        },
+      },
+      tags: [
+        { name: 'plants', description: 'The plants of the caller' },
+        { name: 'operations', description: 'Health, readiness and metrics; no token needed' },
+      ],
+    },
+  })
+  const allowedMethods = methodNotAllowed(app)
+  await app.register(opsRoutes, { store, metrics })
+  await app.register(plantRoutes, { store, authenticator: authenticator ?? new OpaqueTokenAuthenticator(store) })
+  allowedMethods.finish()
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+  return app
+}

@@ -1,0 +1,83 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { HttpError } from './errors.js'
+import type { PlantStore } from './store/store.js'
+import { hashToken, type Scope } from './tokens.js'
+
+/** Who is calling, as established from the bearer token. */
+export interface Principal {
+  subject: string
+  scopes: ReadonlySet<Scope>
+  tokenId: string
+}
+
+/** Token in, principal out (null when the token is not valid now). JWT verification will fit here too. */
+export interface Authenticator {
+  authenticate(token: string): Promise<Principal | null>
+}
+
+/** Opaque `pst_` tokens, looked up by their SHA-256 hash: no secret is ever compared in JavaScript. */
+export class OpaqueTokenAuthenticator implements Authenticator {
+  constructor(
+    private readonly store: PlantStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async authenticate(token: string): Promise<Principal | null> {
+    const record = await this.store.findTokenByHash(hashToken(token))
+    if (record === null || record.revokedAt !== null) return null
+    if (record.expiresAt !== null && record.expiresAt.getTime() <= this.now()) return null
+    return { subject: record.subject, scopes: new Set(record.scopes), tokenId: String(record.id) }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+  interface FastifyContextConfig {
+    /** The scope a token needs for this route. */
+    scope?: Scope
+  }
+}
+
+const REALM = 'Bearer realm="plantstore"'
+
+const unauthorized = (message: string, challenge = REALM) =>
+  new HttpError(401, message, { 'www-authenticate': challenge })
+
+/** The credentials of an `Authorization: Bearer <token>` header (scheme case-insensitive), else null. */
+export function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return null
+  const match = /^bearer +(\S+) *$/i.exec(header)
+  return match ? (match[1] as string) : null
+}
+
+/**
+ * onRequest hook: runs before the body is read, so an unauthenticated client cannot make the
+ * server parse anything. 401 without a usable token, 403 without the route's scope.
+ */
+export function requireToken(authenticator: Authenticator) {
+  return async function checkToken(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const token = bearerToken(request.headers.authorization)
+    if (token === null) throw unauthorized('a bearer token is required: send Authorization: Bearer <token>')
+    const principal = await authenticator.authenticate(token)
+    if (principal === null) {
+      throw unauthorized(
+        'the bearer token is unknown, expired or revoked',
+        `${REALM}, error="invalid_token", error_description="the token is unknown, expired or revoked"`,
+      )
+    }
+    const scope = request.routeOptions.config.scope
+    if (scope !== undefined && !principal.scopes.has(scope)) {
+      throw new HttpError(403, `this token lacks the scope ${scope}`, {
+        'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
+      })
+    }
+    request.principal = principal
+  }
+}
+
+/** The owner whose plants a principal may reach, or null for every owner (`plants:admin`). */
+export function visibleOwner(principal: Principal): string | null {
+  return principal.scopes.has('plants:admin') ? null : principal.subject
+}

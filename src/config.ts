@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs'
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string }
+
+export interface Config {
+  port: number
+  host: string
+  database: DatabaseConfig
+  logLevel: string
+  /** Requests per minute per token (or per client address); 0 = off. */
+  rateLimit: number
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+function integerIn(name: string, raw: string, min: number, max: number): number {
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got '${raw}'`)
+  }
+  return Number(raw)
+}
+
+function parseDatabaseUrl(raw: string): DatabaseConfig {
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
+    if (path === '') throw new ConfigError(`DATABASE_URL 'sqlite:' needs a file path, as in sqlite:./data/plantstore.db`)
+    return { kind: 'sqlite', path }
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) return { kind: 'postgres', url: raw }
+  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got '${raw.split(':')[0]}:…'`)
+}
+
+/** Reads and checks every setting once; a bad value is a ConfigError naming its variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = env.LOG_LEVEL || 'info'
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`)
+  }
+  return {
+    port: integerIn('PORT', env.PORT || '8080', 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/plantstore.db'),
+    logLevel,
+    rateLimit: integerIn('RATE_LIMIT', env.RATE_LIMIT || '0', 0, 1_000_000_000),
+  }
+}
+
+/** A `.env` file in the working directory fills variables that the environment leaves unset. */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path)
+}

@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { type Authenticator, type Principal, requireToken, visibleOwner } from '../auth.js'
+import { duplicatePlant, plantNotFound } from '../errors.js'
+import { listPlants } from '../plant-list.js'
+import {
+  ListQuery,
+  type ListQueryType,
+  NewPlantSchema,
+  type NewPlantBody,
+  PlantIdParams,
+  type PlantIdParamsType,
+  PlantSchema,
+  errorResponses,
+} from '../schemas.js'
+import { Type } from '@sinclair/typebox'
+import type { PlantStore } from '../store/store.js'
+
+export interface PlantRoutesOptions {
+  store: PlantStore
+  authenticator: Authenticator
+}
+
+const security = [{ bearerAuth: [] }]
+const tags = ['plants']
+
+/** Set by the onRequest hook of this scope before any handler runs. */
+const principalOf = (request: FastifyRequest): Principal => request.principal as Principal
+
+function nextPageLink(query: ListQueryType, after: bigint): string {
+  const tag = query.tag === undefined ? '' : `&tag=${encodeURIComponent(query.tag)}`
+  return `</plants?limit=${query.limit}&after=${after}${tag}>; rel="next"`
+}
+
+export async function plantRoutes(app: FastifyInstance, { store, authenticator }: PlantRoutesOptions): Promise<void> {
+  app.decorateRequest('principal', null)
+  app.addHook('onRequest', requireToken(authenticator))
+
+  app.post<{ Body: NewPlantBody }>(
+    '/plants',
+    {
+      config: { scope: 'plants:write' },
+      schema: {
+        operationId: 'createPlant',
+        summary: 'Create a plant',
+        description:
+          'Adds a plant owned by the caller. Every failure caused by the request (bad JSON, wrong content type, body over 16 KiB, invalid field, an id that already exists) is a 400.',
+        tags,
+        security,
+        body: NewPlantSchema,
+        response: {
+          200: {
+            ...PlantSchema,
+            description: 'The plant was created and committed; Location names it',
+            headers: Type.Object({ Location: Type.String({ description: '/plants/{id}' }) }),
+          },
+          ...errorResponses(400, 401, 403, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, name, tag } = request.body
+      const created = await store.createPlant({ id, owner: principalOf(request).subject, name, tag: tag ?? null })
+      if (!created) throw duplicatePlant(id)
+      reply.header('location', `/plants/${id}`)
+      return tag === undefined ? { name } : { name, tag }
+    },
+  )
+
+  app.get<{ Querystring: ListQueryType }>(
+    '/plants',
+    {
+      config: { scope: 'plants:read' },
+      schema: {
+        operationId: 'listPlants',
+        summary: 'List the plants the caller may access',
+        description:
+          'Plants in ascending id order: the caller\'s own, or every plant for a token with plants:admin. When a page holds exactly `limit` (> 0) plants, a `Link: <…>; rel="next"` header gives the next page.',
+        tags,
+        security,
+        querystring: ListQuery,
+        response: {
+          200: {
+            ...Type.Array(PlantSchema),
+            description: 'The plants, streamed when there are many',
+            headers: Type.Object({
+              Link: Type.Optional(Type.String({ description: 'RFC 8288 link to the next page, rel="next"' })),
+            }),
+          },
+          ...errorResponses(400, 401, 403, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query
+      const { body, nextAfter } = await listPlants(
+        store,
+        { owner: visibleOwner(principalOf(request)), tag: query.tag ?? null, after: query.after ?? null, upTo: null },
+        query.limit,
+      )
+      if (nextAfter !== null) reply.header('link', nextPageLink(query, nextAfter))
+      if (Array.isArray(body)) return body
+      return reply.type('application/json; charset=utf-8').send(body)
+    },
+  )
+
+  app.get<{ Params: PlantIdParamsType }>(
+    '/plants/:id',
+    {
+      config: { scope: 'plants:read' },
+      schema: {
+        operationId: 'getPlant',
+        summary: 'Get one plant',
+        tags,
+        security,
+        params: PlantIdParams,
+        response: {
+          200: { ...PlantSchema, description: 'The plant' },
+          ...errorResponses(400, 401, 403, 404, 429, 500, 503),
+        },
+      },
+    },
+    async (request) => {
+      const plant = await store.getPlant(request.params.id, visibleOwner(principalOf(request)))
+      if (plant === null) throw plantNotFound(request.params.id)
+      return plant
+    },
+  )
+
+  app.delete<{ Params: PlantIdParamsType }>(
+    '/plants/:id',
+    {
+      config: { scope: 'plants:write' },
+      schema: {
+        operationId: 'deletePlant',
+        summary: 'Delete a plant',
+        description: 'A plant of another owner is answered exactly as a missing one: 404.',
+        tags,
+        security,
+        params: PlantIdParams,
+        response: {
+          204: Type.Null({ description: 'The plant was deleted; no body' }),
+          ...errorResponses(400, 401, 403, 404, 429, 500, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const deleted = await store.deletePlant(request.params.id, visibleOwner(principalOf(request)))
+      if (!deleted) throw plantNotFound(request.params.id)
+      return reply.code(204).send()
+    },
+  )
+}

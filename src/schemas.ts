@@ -1,0 +1,68 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+
+/**
+ * A JSON integer in the signed 64-bit range, kept exact as a bigint. Request bodies and URLs
+ * carry it as an integer literal; see validation.ts for how it is checked.
+ */
+export const Int64 = Type.Unsafe<bigint>(Type.Integer({ format: 'int64' }))
+
+export const ErrorSchema = Type.Object(
+  {
+    error: Type.Integer({ format: 'int32', description: 'The HTTP status code of the response' }),
+    message: Type.String({ description: 'What went wrong, for a human' }),
+  },
+  { title: 'Error' },
+)
+
+export const PlantSchema = Type.Object(
+  {
+    name: Type.String({ description: 'The name of the plant' }),
+    tag: Type.Optional(Type.String({ description: 'Tag to specify the type; absent when the plant has none' })),
+  },
+  { title: 'Plant' },
+)
+
+export const NewPlantSchema = Type.Object(
+  {
+    id: Type.Unsafe<bigint>(
+      Type.Integer({ format: 'int64', description: 'Identification number of the plant, unique in the store' }),
+    ),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '\\S',
+      description: 'The name of the plant: 1 to 200 characters (Unicode code points), not only white space',
+    }),
+    tag: Type.Optional(Type.String({ maxLength: 100, description: 'Tag to specify the type: 0 to 100 characters' })),
+  },
+  { title: 'NewPlant', description: 'Other properties are ignored and not stored' },
+)
+export type NewPlantBody = Static<typeof NewPlantSchema>
+
+export const PlantIdParams = Type.Object({
+  id: Type.Unsafe<bigint>(Type.Integer({ format: 'int64', description: 'The id of the plant' })),
+})
+export type PlantIdParamsType = Static<typeof PlantIdParams>
+
+export const ListQuery = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({
+      format: 'int32',
+      minimum: 0,
+      maximum: 2147483647,
+      description: 'The maximum number of plants to return; absent means every accessible plant',
+    }),
+  ),
+  after: Type.Optional(
+    Type.Unsafe<bigint>(
+      Type.Integer({ format: 'int64', description: 'Return only plants with an id greater than this (paging)' }),
+    ),
+  ),
+  tag: Type.Optional(Type.String({ maxLength: 100, description: 'Return only plants with exactly this tag' })),
+})
+export type ListQueryType = Static<typeof ListQuery>
+
+/** Error responses a route can give, each with the Error body. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorSchema]))
+}

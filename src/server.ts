@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify'
+import { pino, type Logger } from 'pino'
+import { buildApp } from './app.js'
+import type { Config } from './config.js'
+import { openStore } from './store/open.js'
+import type { PlantStore } from './store/store.js'
+import { SCOPES, generateToken, hashToken } from './tokens.js'
+
+/** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
+const SHUTDOWN_DEADLINE_MS = 9_000
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    // Tokens must never reach a log line, whatever serializer or debug log sees the headers.
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
+  })
+}
+
+/** On the very first start there is no way to call the API, so make one admin token and show it once. */
+async function createFirstToken(store: PlantStore, write: (text: string) => void): Promise<void> {
+  const token = generateToken()
+  const id = await store.createFirstToken({
+    hash: hashToken(token),
+    subject: 'admin',
+    scopes: SCOPES,
+    name: 'first start',
+    expiresAt: null,
+  })
+  if (id === null) return
+  write(
+    `plantstore: first start: created token ${id} for subject "admin" with scopes ${SCOPES.join(' ')}.\n` +
+      'It is shown only this once; keep it somewhere safe:\n\n' +
+      `${token}\n\n` +
+      'Make more with: ./bin/plantstore token create --subject NAME [--scope plants:read,plants:write] [--expires-in 30d]\n',
+  )
+}
+
+function closeOnSignals(app: FastifyInstance, store: PlantStore, logger: Logger): void {
+  let closing = false
+  const close = (signal: NodeJS.Signals) => {
+    if (closing) return
+    closing = true
+    logger.info({ signal }, 'closing: finishing requests in flight')
+    setTimeout(() => {
+      logger.error('requests still in flight after the shutdown deadline; exiting')
+      process.exit(1)
+    }, SHUTDOWN_DEADLINE_MS).unref()
+    app
+      .close()
+      .then(() => store.close())
+      .then(() => logger.info('closed'))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'error while closing')
+        process.exitCode = 1
+      })
+  }
+  process.once('SIGTERM', close)
+  process.once('SIGINT', close)
+}
+
+export async function serve(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel)
+  const store = await openStore(config.database)
+  await createFirstToken(store, (text) => process.stderr.write(text))
+  const app = await buildApp({ store, logger })
+  closeOnSignals(app, store, logger)
+  await app.listen({ port: config.port, host: config.host })
+}

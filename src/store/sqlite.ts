@@ -1,0 +1,234 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'better-sqlite3'
+import { StoreUnavailableError } from '../errors.js'
+import type { Scope } from '../tokens.js'
+import { readMigrations } from './migrations.js'
+import type { NewPlant, NewToken, Plant, PlantQuery, PlantRow, PlantStore, TokenRecord } from './store.js'
+
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+
+/** SQLite codes that mean the database cannot serve now (disk, locks, permissions), not a bug. */
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)/
+
+interface TokenRow {
+  id: number
+  subject: string
+  scopes: string
+  name: string | null
+  created_at: number
+  expires_at: number | null
+  revoked_at: number | null
+}
+
+const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoked_at'
+
+function toTokenRecord(row: TokenRow): TokenRecord {
+  return {
+    id: row.id,
+    subject: row.subject,
+    scopes: row.scopes.split(' ') as Scope[],
+    name: row.name,
+    createdAt: new Date(row.created_at),
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+  }
+}
+
+function toPlant(row: { name: string; tag: string | null }): Plant {
+  return row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag }
+}
+
+/** WHERE clause of a plant query; the id range is inclusive on both ends so that no int64 is unreachable. */
+function plantFilter(byOwner: boolean, byTag: boolean): string {
+  return [byOwner && 'owner = @owner', byTag && 'tag = @tag', 'id BETWEEN @from AND @to'].filter(Boolean).join(' AND ')
+}
+
+function rangeOf(query: PlantQuery): { from: bigint; to: bigint } | null {
+  if (query.after === INT64_MAX) return null
+  return { from: query.after === null ? INT64_MIN : query.after + 1n, to: query.upTo ?? INT64_MAX }
+}
+
+export function migrateSqlite(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)')
+  // IMMEDIATE takes the write lock first, so two processes migrating at once apply each file once.
+  db.transaction(() => {
+    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
+    for (const migration of readMigrations('sqlite')) {
+      if (applied.has(migration.version)) continue
+      db.exec(migration.sql)
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        Date.now(),
+      )
+    }
+  }).immediate()
+}
+
+export function openSqliteDatabase(path: string): Database.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path, { timeout: 5000 })
+  db.pragma('journal_mode = WAL')
+  // FULL syncs the WAL on every commit: an acknowledged write survives a power cut, not only a crash.
+  db.pragma('synchronous = FULL')
+  db.pragma('foreign_keys = ON')
+  return db
+}
+
+export class SqliteStore implements PlantStore {
+  private readonly statements
+
+  constructor(private readonly db: Database.Database) {
+    const plantQueries = (byOwner: boolean, byTag: boolean) => ({
+      list: db
+        .prepare(`SELECT id, name, tag FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT @limit`)
+        .safeIntegers(true),
+      nthId: db
+        .prepare(`SELECT id FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT 1 OFFSET @offset`)
+        .pluck()
+        .safeIntegers(true),
+    })
+    this.statements = {
+      plants: [
+        [plantQueries(false, false), plantQueries(false, true)],
+        [plantQueries(true, false), plantQueries(true, true)],
+      ] as const,
+      insertPlant: db.prepare(
+        'INSERT INTO plants (id, owner, name, tag, created_at) VALUES (@id, @owner, @name, @tag, @createdAt) ON CONFLICT (id) DO NOTHING',
+      ),
+      getPlant: db.prepare('SELECT name, tag FROM plants WHERE id = ?'),
+      getOwnPlant: db.prepare('SELECT name, tag FROM plants WHERE id = ? AND owner = ?'),
+      deletePlant: db.prepare('DELETE FROM plants WHERE id = ?'),
+      deleteOwnPlant: db.prepare('DELETE FROM plants WHERE id = ? AND owner = ?'),
+      insertToken: db.prepare(
+        'INSERT INTO tokens (hash, subject, scopes, name, created_at, expires_at) VALUES (@hash, @subject, @scopes, @name, @createdAt, @expiresAt)',
+      ),
+      insertFirstToken: db.prepare(
+        'INSERT INTO tokens (hash, subject, scopes, name, created_at, expires_at) SELECT @hash, @subject, @scopes, @name, @createdAt, @expiresAt WHERE NOT EXISTS (SELECT 1 FROM tokens)',
+      ),
+      findToken: db.prepare(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = ?`),
+      listTokens: db.prepare(`SELECT ${TOKEN_COLUMNS} FROM tokens ORDER BY id`),
+      revokeToken: db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      ping: db.prepare('SELECT 1').pluck(),
+    }
+  }
+
+  static open(path: string): SqliteStore {
+    const db = openSqliteDatabase(path)
+    try {
+      migrateSqlite(db)
+    } catch (error) {
+      db.close()
+      throw error
+    }
+    return new SqliteStore(db)
+  }
+
+  private plantQueries(query: PlantQuery) {
+    return this.statements.plants[query.owner === null ? 0 : 1][query.tag === null ? 0 : 1]
+  }
+
+  private run<T>(work: () => T): Promise<T> {
+    try {
+      return Promise.resolve(work())
+    } catch (error) {
+      const code = (error as { code?: unknown }).code
+      if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
+        return Promise.reject(new StoreUnavailableError(`database unavailable: ${code}`, { cause: error }))
+      }
+      return Promise.reject(error)
+    }
+  }
+
+  createPlant(plant: NewPlant): Promise<boolean> {
+    return this.run(() => this.statements.insertPlant.run({ ...plant, createdAt: Date.now() }).changes === 1)
+  }
+
+  listPlants(query: PlantQuery, limit: number): Promise<PlantRow[]> {
+    return this.run(() => {
+      const range = rangeOf(query)
+      if (range === null || limit <= 0) return []
+      const rows = this.plantQueries(query).list.all({ owner: query.owner, tag: query.tag, ...range, limit }) as {
+        id: bigint
+        name: string
+        tag: string | null
+      }[]
+      return rows.map((row) => ({ id: row.id, ...toPlant(row) }))
+    })
+  }
+
+  nthPlantId(query: PlantQuery, n: number): Promise<bigint | null> {
+    return this.run(() => {
+      const range = rangeOf(query)
+      if (range === null || n <= 0) return null
+      const id = this.plantQueries(query).nthId.get({ owner: query.owner, tag: query.tag, ...range, offset: n - 1 })
+      return (id as bigint | undefined) ?? null
+    })
+  }
+
+  getPlant(id: bigint, owner: string | null): Promise<Plant | null> {
+    return this.run(() => {
+      const row = (owner === null ? this.statements.getPlant.get(id) : this.statements.getOwnPlant.get(id, owner)) as
+        | { name: string; tag: string | null }
+        | undefined
+      return row === undefined ? null : toPlant(row)
+    })
+  }
+
+  deletePlant(id: bigint, owner: string | null): Promise<boolean> {
+    return this.run(() => {
+      const result = owner === null ? this.statements.deletePlant.run(id) : this.statements.deleteOwnPlant.run(id, owner)
+      return result.changes === 1
+    })
+  }
+
+  private tokenParams(token: NewToken) {
+    return {
+      hash: token.hash,
+      subject: token.subject,
+      scopes: token.scopes.join(' '),
+      name: token.name,
+      createdAt: Date.now(),
+      expiresAt: token.expiresAt?.getTime() ?? null,
+    }
+  }
+
+  createToken(token: NewToken): Promise<number> {
+    return this.run(() => Number(this.statements.insertToken.run(this.tokenParams(token)).lastInsertRowid))
+  }
+
+  createFirstToken(token: NewToken): Promise<number | null> {
+    return this.run(() => {
+      const result = this.statements.insertFirstToken.run(this.tokenParams(token))
+      return result.changes === 1 ? Number(result.lastInsertRowid) : null
+    })
+  }
+
+  findTokenByHash(hash: string): Promise<TokenRecord | null> {
+    return this.run(() => {
+      const row = this.statements.findToken.get(hash) as TokenRow | undefined
+      return row === undefined ? null : toTokenRecord(row)
+    })
+  }
+
+  listTokens(): Promise<TokenRecord[]> {
+    return this.run(() => (this.statements.listTokens.all() as TokenRow[]).map(toTokenRecord))
+  }
+
+  revokeToken(id: number): Promise<boolean> {
+    return this.run(() => this.statements.revokeToken.run(Date.now(), id).changes === 1)
+  }
+
+  ping(): Promise<void> {
+    return this.run(() => {
+      this.statements.ping.get()
+    })
+  }
+
+  close(): Promise<void> {
+    this.db.close()
+    return Promise.resolve()
+  }
+}

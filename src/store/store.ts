@@ -1,0 +1,74 @@
+import type { Scope } from '../tokens.js'
+
+/** The Plant shape of the API: `tag` is absent when the plant has none. */
+export interface Plant {
+  name: string
+  tag?: string
+}
+
+export interface NewPlant {
+  id: bigint
+  owner: string
+  name: string
+  tag: string | null
+}
+
+/** Which plants a caller sees: one owner's, or every owner's (`owner: null`, for admins). */
+export interface PlantQuery {
+  owner: string | null
+  tag: string | null
+  /** Only plants with an id greater than this. */
+  after: bigint | null
+  /** Only plants with an id up to and including this. */
+  upTo: bigint | null
+}
+
+export interface PlantRow extends Plant {
+  id: bigint
+}
+
+export interface TokenRecord {
+  id: number
+  subject: string
+  scopes: Scope[]
+  name: string | null
+  createdAt: Date
+  expiresAt: Date | null
+  revokedAt: Date | null
+}
+
+export interface NewToken {
+  hash: string
+  subject: string
+  scopes: readonly Scope[]
+  name: string | null
+  expiresAt: Date | null
+}
+
+/**
+ * Everything the service keeps. Writes are durable when their promise resolves.
+ * Implementations: SQLite (embedded default) and PostgreSQL (shared by many instances).
+ */
+export interface PlantStore {
+  /** false when a plant with this id already exists, whoever owns it. */
+  createPlant(plant: NewPlant): Promise<boolean>
+  /** Plants matching the query in ascending id order, at most `limit` of them. */
+  listPlants(query: PlantQuery, limit: number): Promise<PlantRow[]>
+  /** The id of the `n`-th plant (1-based) that `listPlants` would return, or null when there are fewer. */
+  nthPlantId(query: PlantQuery, n: number): Promise<bigint | null>
+  getPlant(id: bigint, owner: string | null): Promise<Plant | null>
+  /** false when no plant with this id is visible to `owner`. */
+  deletePlant(id: bigint, owner: string | null): Promise<boolean>
+
+  createToken(token: NewToken): Promise<number>
+  /** Creates the token only when no token exists at all; returns its id, or null. */
+  createFirstToken(token: NewToken): Promise<number | null>
+  findTokenByHash(hash: string): Promise<TokenRecord | null>
+  listTokens(): Promise<TokenRecord[]>
+  /** false when there is no such token or it was already revoked. */
+  revokeToken(id: number): Promise<boolean>
+
+  /** Resolves when the database answers. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
