@@ -10,9 +10,12 @@ const INTEGER_LITERAL = /^-?(0|[1-9][0-9]*)$/
 const parseNumber = (literal: string): bigint | number =>
   INTEGER_LITERAL.test(literal) ? BigInt(literal) : Number(literal)
 
-/** Replaces Fastify's JSON parser, which reads every number as a double. */
+/**
+ * JSON is the only body this API reads (any other type is a 400). Fastify's own JSON parser
+ * reads every number as a double, so this one replaces it.
+ */
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json')
+  app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, text, done) => {
     try {
       done(null, parse(text as string, null, parseNumber))

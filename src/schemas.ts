@@ -62,7 +62,19 @@ export const ListQuery = Type.Object({
 })
 export type ListQueryType = Static<typeof ListQuery>
 
+const ERROR_MEANINGS: Record<number, string> = {
+  400: 'The request is invalid; the message names what is wrong. Nothing was changed.',
+  401: 'No bearer token, or one that is unknown, expired or revoked (see WWW-Authenticate)',
+  403: 'The token lacks the scope this operation needs (see WWW-Authenticate)',
+  404: 'No plant with this id that the caller may access',
+  429: 'Too many requests for this token or client address; retry after Retry-After seconds',
+  500: 'A fault of the server; it is logged with the request id',
+  503: 'The database is unavailable; retry later',
+}
+
 /** Error responses a route can give, each with the Error body. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
-  return Object.fromEntries(statuses.map((status) => [status, ErrorSchema]))
+  return Object.fromEntries(
+    statuses.map((status) => [status, { ...ErrorSchema, description: ERROR_MEANINGS[status] ?? 'Error' }]),
+  )
 }

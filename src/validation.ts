@@ -2,9 +2,9 @@ import { Ajv, type AnySchema, type SchemaValidateFunction } from 'ajv'
 import type { DataValidationCxt } from 'ajv/dist/types/index.js'
 import type { FastifySchemaCompiler } from 'fastify'
 
-type Bounds = { min: bigint; max: bigint; bigint: boolean }
+type Bounds = { min: bigint; max: bigint; bigint: boolean; fromText: boolean }
 
-const INTEGER_FORMATS: Record<string, Omit<Bounds, 'bigint'>> = {
+const INTEGER_FORMATS: Record<string, { min: bigint; max: bigint }> = {
   int32: { min: -(2n ** 31n), max: 2n ** 31n - 1n },
   int64: { min: -(2n ** 63n), max: 2n ** 63n - 1n },
 }
@@ -13,12 +13,14 @@ const INTEGER_LITERAL = /^-?(0|[1-9][0-9]*)$/
 
 /**
  * Integers of this API are checked on their literal, never on a double: the JSON body parser
- * hands them over as bigints, the URL as decimal strings. `1.0`, `1e3` and `"7"` are not integers.
+ * hands them over as bigints, the URL as decimal strings. In a body, `1.0`, `1e3` and `"7"`
+ * are not integers; in a URL, `01`, `+1` and `1.0` are not.
  */
 function integerLiteral(bounds: Bounds, data: unknown, _schema: unknown, ctx?: DataValidationCxt): boolean {
   let value: bigint | undefined
-  if (typeof data === 'bigint') value = data
-  else if (typeof data === 'string' && INTEGER_LITERAL.test(data)) value = BigInt(data)
+  if (bounds.fromText) {
+    if (typeof data === 'string' && INTEGER_LITERAL.test(data)) value = BigInt(data)
+  } else if (typeof data === 'bigint') value = data
   if (value === undefined || value < bounds.min || value > bounds.max) {
     ;(integerLiteral as SchemaValidateFunction).errors = [
       { keyword: 'integerLiteral', message: `must be an integer from ${bounds.min} to ${bounds.max}`, params: {} },
@@ -32,8 +34,8 @@ function integerLiteral(bounds: Bounds, data: unknown, _schema: unknown, ctx?: D
 }
 
 /** The schema as validated: `integer` nodes with an int32/int64 format become `integerLiteral` checks. */
-function forValidation(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(forValidation)
+function forValidation(schema: unknown, fromText: boolean): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => forValidation(item, fromText))
   if (schema === null || typeof schema !== 'object') return schema
   const node = schema as Record<string, unknown>
   const format = INTEGER_FORMATS[node.format as string]
@@ -43,15 +45,16 @@ function forValidation(schema: unknown): unknown {
       min: typeof minimum === 'number' ? BigInt(minimum) : format.min,
       max: typeof maximum === 'number' ? BigInt(maximum) : format.max,
       bigint: node.format === 'int64',
+      fromText,
     }
     return { ...annotations, integerLiteral: bounds }
   }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, forValidation(value)]))
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, forValidation(value, fromText)]))
 }
 
 /** One Ajv for every part of the request, with no type coercion: `{"name": 7}` is a 400, not "7". */
 export function createValidatorCompiler(): FastifySchemaCompiler<AnySchema> {
   const ajv = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: true })
   ajv.addKeyword({ keyword: 'integerLiteral', modifying: true, errors: true, validate: integerLiteral })
-  return ({ schema }) => ajv.compile(forValidation(schema) as AnySchema)
+  return ({ schema, httpPart }) => ajv.compile(forValidation(schema, httpPart !== 'body') as AnySchema)
 }

@@ -51,7 +51,7 @@ export async function plantRoutes(app: FastifyInstance, { store, authenticator }
           200: {
             ...PlantSchema,
             description: 'The plant was created and committed; Location names it',
-            headers: Type.Object({ Location: Type.String({ description: '/plants/{id}' }) }),
+            headers: { Location: Type.String({ description: 'The path of the new plant: /plants/{id}' }) },
           },
           ...errorResponses(400, 401, 403, 429, 500, 503),
         },
@@ -82,9 +82,9 @@ export async function plantRoutes(app: FastifyInstance, { store, authenticator }
           200: {
             ...Type.Array(PlantSchema),
             description: 'The plants, streamed when there are many',
-            headers: Type.Object({
-              Link: Type.Optional(Type.String({ description: 'RFC 8288 link to the next page, rel="next"' })),
-            }),
+            headers: {
+              Link: Type.String({ description: 'RFC 8288 link to the next page, rel="next"; sent when the page is full' }),
+            },
           },
           ...errorResponses(400, 401, 403, 429, 500, 503),
         },

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict'
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
+
+type Json = unknown
+
+interface OpenApiOperation {
+  responses: Record<string, { content?: Record<string, { schema: object }> }>
+}
+interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>
+}
+
+export interface Response<T = Json> {
+  status: number
+  headers: Headers
+  text: string
+  body: T
+}
+
+export interface RequestOptions {
+  token?: string
+  /** Sent as JSON with Content-Type: application/json. */
+  json?: Json
+  /** Sent as it is (with `headers` choosing its type). */
+  raw?: string
+  headers?: Record<string, string>
+}
+
+/**
+ * A client of the service that checks every answer against the served OpenAPI document:
+ * the status must be one the operation declares, and the body must match its schema.
+ */
+export class Api {
+  private readonly ajv = new Ajv2020({ strict: false, validateFormats: false })
+  private readonly validators = new Map<object, ValidateFunction>()
+  private readonly errorSchema: object
+
+  private constructor(
+    readonly url: string,
+    private readonly document: OpenApiDocument,
+  ) {
+    const errorSchema = document.paths['/plants']?.post?.responses['400']?.content?.['application/json']?.schema
+    assert.ok(errorSchema, 'the document declares the Error body of POST /plants 400')
+    this.errorSchema = errorSchema
+  }
+
+  static async connect(url: string): Promise<Api> {
+    const response = await fetch(`${url}/openapi.json`)
+    assert.equal(response.status, 200)
+    return new Api(url, (await response.json()) as OpenApiDocument)
+  }
+
+  private operationFor(method: string, path: string): OpenApiOperation | undefined {
+    const pathname = path.split('?')[0] as string
+    for (const [template, operations] of Object.entries(this.document.paths)) {
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`)
+      if (pattern.test(pathname)) return operations[method.toLowerCase()]
+    }
+    return undefined
+  }
+
+  private validate(schema: object, body: Json, where: string): void {
+    let validator = this.validators.get(schema)
+    if (!validator) {
+      validator = this.ajv.compile(schema)
+      this.validators.set(schema, validator)
+    }
+    assert.ok(validator(body), `${where}: body does not match the OpenAPI schema: ${this.ajv.errorsText(validator.errors)}`)
+  }
+
+  /** Checks an answer against the document: declared status, matching body, JSON errors everywhere. */
+  check(method: string, path: string, response: Response): void {
+    const where = `${method} ${path} → ${response.status}`
+    const operation = this.operationFor(method, path)
+    if (response.status >= 400) {
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/, `${where}: error content type`)
+      this.validate(this.errorSchema, response.body, where)
+      assert.equal((response.body as { error: number }).error, response.status, `${where}: error field is the status`)
+    }
+    if (operation === undefined) return
+    const declared = operation.responses[String(response.status)]
+    assert.ok(declared, `${where}: status not declared in the OpenAPI document`)
+    const schema = declared.content?.['application/json']?.schema
+    if (schema === undefined) {
+      assert.equal(response.text, '', `${where}: a response declared without content has no body`)
+    } else if (method !== 'HEAD') {
+      this.validate(schema, response.body, where)
+    }
+  }
+
+  async request<T = Json>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+    let body: string | undefined = options.raw
+    if (options.json !== undefined) {
+      body = typeof options.json === 'string' ? options.json : JSON.stringify(options.json)
+      headers['content-type'] ??= 'application/json'
+    }
+    const answer = await fetch(this.url + path, { method, headers, body })
+    const text = await answer.text()
+    const isJson = /^application\/json/.test(answer.headers.get('content-type') ?? '')
+    const response = { status: answer.status, headers: answer.headers, text, body: (isJson ? JSON.parse(text) : text) as T }
+    this.check(method, path, response)
+    return response
+  }
+
+  /** POST /plants with a JSON text written by hand, so that ids keep every digit. */
+  createPlantRaw(token: string, json: string): Promise<Response> {
+    return this.request('POST', '/plants', { token, json })
+  }
+
+  createPlant(token: string, plant: { id: bigint | number; name: string; tag?: string }): Promise<Response> {
+    const tag = plant.tag === undefined ? '' : `,"tag":${JSON.stringify(plant.tag)}`
+    return this.createPlantRaw(token, `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${tag}}`)
+  }
+
+  async listPlants(token: string, query = ''): Promise<{ name: string; tag?: string }[]> {
+    const response = await this.request<{ name: string; tag?: string }[]>('GET', `/plants${query}`, { token })
+    assert.equal(response.status, 200, response.text)
+    return response.body
+  }
+}
