@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { type Authenticator, OpaqueTokenAuthenticator } from './auth.js'
-import { errorBody } from './errors.js'
+import { HttpError, errorBody } from './errors.js'
 import { clientError, frameworkError, methodNotAllowed, sendError } from './http-errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
 import { registerMetrics } from './metrics.js'
@@ -40,7 +40,8 @@ export async function buildApp({ store, logger, authenticator }: AppOptions): Pr
     requestTimeout: 30_000,
     // Slightly above common load balancer idle timeouts, so the balancer closes first.
     keepAliveTimeout: 72_000,
-    return503OnClosing: true,
+    // Refused in the onRequest hook below instead, so that the answer has the Error shape.
+    return503OnClosing: false,
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
     ajv: { customOptions: { strict: true } },
@@ -51,8 +52,16 @@ export async function buildApp({ store, logger, authenticator }: AppOptions): Pr
     reply.code(404).send(errorBody(404, `no route for ${request.method} ${request.url.split('?')[0]}`))
   })
   registerJsonBodyParser(app)
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
+    if (closing) {
+      reply.header('connection', 'close')
+      throw new HttpError(503, 'the service is shutting down; retry the request')
+    }
   })
   const metrics = registerMetrics(app)
 

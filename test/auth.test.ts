@@ -4,7 +4,6 @@ import { STORE_KINDS } from './helpers/databases.js'
 import { type Fixture, startFixture } from './helpers/fixture.js'
 import { runCli, startService } from './helpers/service.js'
 
-type Plant = { name: string; tag?: string }
 const challenge = (response: { headers: Headers }) => response.headers.get('www-authenticate')
 
 for (const kind of STORE_KINDS) {

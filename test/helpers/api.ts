@@ -80,12 +80,14 @@ export class Api {
     if (operation === undefined) return
     const declared = operation.responses[String(response.status)]
     assert.ok(declared, `${where}: status not declared in the OpenAPI document`)
-    const schema = declared.content?.['application/json']?.schema
-    if (schema === undefined) {
+    if (declared.content === undefined) {
       assert.equal(response.text, '', `${where}: a response declared without content has no body`)
-    } else if (method !== 'HEAD') {
-      this.validate(schema, response.body, where)
+      return
     }
+    const type = (response.headers.get('content-type') ?? '').split(';')[0] as string
+    const media = declared.content[type]
+    assert.ok(media, `${where}: content type ${type} is not declared`)
+    if (type === 'application/json' && method !== 'HEAD') this.validate(media.schema, response.body, where)
   }
 
   async request<T = Json>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {

@@ -21,12 +21,12 @@ export interface CliResult {
 }
 
 /** Runs `bin/plantstore` as a user would, with the given environment on top of a clean one. */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
+      { cwd, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0
         resolve({ code, stdout, stderr })
