@@ -16,6 +16,8 @@ import { createValidatorCompiler } from './validation.js'
 export interface AppOptions {
   store: PlantStore
   logger: FastifyBaseLogger | false
+  /** Requests per minute per token or client address on /plants; 0 = no limit. */
+  rateLimit: number
   authenticator?: Authenticator
 }
 
@@ -31,7 +33,7 @@ const API_DESCRIPTION = `Keeps plants in a store: create, list and delete, each 
 A caller sees only its own plants; a token with the scope plants:admin sees every plant.
 Every error, on every path, is an Error object whose \`error\` is the HTTP status.`
 
-export async function buildApp({ store, logger, authenticator }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ store, logger, rateLimit, authenticator }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     genReqId: requestId,
@@ -86,7 +88,11 @@ export async function buildApp({ store, logger, authenticator }: AppOptions): Pr
   })
   const allowedMethods = methodNotAllowed(app)
   await app.register(opsRoutes, { store, metrics })
-  await app.register(plantRoutes, { store, authenticator: authenticator ?? new OpaqueTokenAuthenticator(store) })
+  await app.register(plantRoutes, {
+    store,
+    authenticator: authenticator ?? new OpaqueTokenAuthenticator(store),
+    rateLimit,
+  })
   allowedMethods.finish()
   await app.register(swaggerUi, { routePrefix: '/docs' })
   return app

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from './errors.js'
+import type { RequestLimiter } from './rate-limit.js'
 import type { PlantStore } from './store/store.js'
 import { hashToken, type Scope } from './tokens.js'
 
@@ -54,13 +55,16 @@ export function bearerToken(header: string | undefined): string | null {
 
 /**
  * onRequest hook: runs before the body is read, so an unauthenticated client cannot make the
- * server parse anything. 401 without a usable token, 403 without the route's scope.
+ * server parse anything. Over the rate limit 429, without a usable token 401, without the
+ * route's scope 403.
  */
-export function requireToken(authenticator: Authenticator) {
+export function requireToken(authenticator: Authenticator, limit: RequestLimiter | null) {
   return async function checkToken(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const token = bearerToken(request.headers.authorization)
+    const principal = token === null ? null : await authenticator.authenticate(token)
+    request.principal = principal
+    if (limit !== null) await limit(request)
     if (token === null) throw unauthorized('a bearer token is required: send Authorization: Bearer <token>')
-    const principal = await authenticator.authenticate(token)
     if (principal === null) {
       throw unauthorized(
         'the bearer token is unknown, expired or revoked',
@@ -73,7 +77,6 @@ export function requireToken(authenticator: Authenticator) {
         'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
       })
     }
-    request.principal = principal
   }
 }
 

@@ -63,7 +63,7 @@ export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel)
   const store = await openStore(config.database)
   await createFirstToken(store, (text) => process.stderr.write(text))
-  const app = await buildApp({ store, logger })
+  const app = await buildApp({ store, logger, rateLimit: config.rateLimit })
   closeOnSignals(app, store, logger)
   await app.listen({ port: config.port, host: config.host })
 }

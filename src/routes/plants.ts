@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { type Authenticator, type Principal, requireToken, visibleOwner } from '../auth.js'
 import { duplicatePlant, plantNotFound } from '../errors.js'
 import { listPlants } from '../plant-list.js'
+import { createRequestLimiter } from '../rate-limit.js'
 import {
   ListQuery,
   type ListQueryType,
@@ -18,6 +19,8 @@ import type { PlantStore } from '../store/store.js'
 export interface PlantRoutesOptions {
   store: PlantStore
   authenticator: Authenticator
+  /** Requests per minute per token or client address; 0 = no limit. */
+  rateLimit: number
 }
 
 const security = [{ bearerAuth: [] }]
@@ -31,9 +34,13 @@ function nextPageLink(query: ListQueryType, after: bigint): string {
   return `</plants?limit=${query.limit}&after=${after}${tag}>; rel="next"`
 }
 
-export async function plantRoutes(app: FastifyInstance, { store, authenticator }: PlantRoutesOptions): Promise<void> {
+export async function plantRoutes(
+  app: FastifyInstance,
+  { store, authenticator, rateLimit }: PlantRoutesOptions,
+): Promise<void> {
   app.decorateRequest('principal', null)
-  app.addHook('onRequest', requireToken(authenticator))
+  const limit = rateLimit > 0 ? await createRequestLimiter(app, rateLimit) : null
+  app.addHook('onRequest', requireToken(authenticator, limit))
 
   app.post<{ Body: NewPlantBody }>(
     '/plants',
