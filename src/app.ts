@@ -66,6 +66,7 @@ export async function buildApp({ store, logger, rateLimit, authenticator }: AppO
     }
   })
   const metrics = registerMetrics(app)
+  store.registerMetrics?.(metrics)
 
   await app.register(swagger, {
     openapi: {

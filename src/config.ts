@@ -1,8 +1,17 @@
 import { existsSync } from 'node:fs'
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string }
+export interface PostgresConfig {
+  kind: 'postgres'
+  url: string
+  /** Connections per service instance. */
+  poolMax: number
+  /** Longest a statement may run on the server before it is cancelled. */
+  statementTimeoutMs: number
+  /** Longest a request waits for a connection (new or from the pool). */
+  connectTimeoutMs: number
+}
+
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | PostgresConfig
 
 export interface Config {
   port: number
@@ -24,13 +33,21 @@ function integerIn(name: string, raw: string, min: number, max: number): number 
   return Number(raw)
 }
 
-function parseDatabaseUrl(raw: string): DatabaseConfig {
+function parseDatabaseUrl(raw: string, env: NodeJS.ProcessEnv): DatabaseConfig {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
     if (path === '') throw new ConfigError(`DATABASE_URL 'sqlite:' needs a file path, as in sqlite:./data/plantstore.db`)
     return { kind: 'sqlite', path }
   }
-  if (/^postgres(ql)?:\/\//.test(raw)) return { kind: 'postgres', url: raw }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    return {
+      kind: 'postgres',
+      url: raw,
+      poolMax: integerIn('PG_POOL_MAX', env.PG_POOL_MAX || '10', 1, 1000),
+      statementTimeoutMs: integerIn('PG_STATEMENT_TIMEOUT_MS', env.PG_STATEMENT_TIMEOUT_MS || '5000', 1, 3_600_000),
+      connectTimeoutMs: integerIn('PG_CONNECT_TIMEOUT_MS', env.PG_CONNECT_TIMEOUT_MS || '5000', 1, 3_600_000),
+    }
+  }
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got '${raw.split(':')[0]}:…'`)
 }
 
@@ -43,7 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integerIn('PORT', env.PORT || '8080', 0, 65535),
     host: env.HOST || '127.0.0.1',
-    database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/plantstore.db'),
+    database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/plantstore.db', env),
     logLevel,
     rateLimit: integerIn('RATE_LIMIT', env.RATE_LIMIT || '0', 0, 1_000_000_000),
   }

@@ -61,7 +61,9 @@ function closeOnSignals(app: FastifyInstance, store: PlantStore, logger: Logger)
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel)
-  const store = await openStore(config.database)
+  const store = await openStore(config.database, (error) =>
+    logger.warn({ err: error }, 'a database connection was closed; the pool will open a new one'),
+  )
   await createFirstToken(store, (text) => process.stderr.write(text))
   const app = await buildApp({ store, logger, rateLimit: config.rateLimit })
   closeOnSignals(app, store, logger)

@@ -176,18 +176,20 @@ for (const kind of STORE_KINDS) {
   })
 }
 
-describe('the first-start token', () => {
-  test('is printed once on the first start, with how to make more, and never on a later start', async () => {
-    const fx = await startFixture('sqlite')
-    assert.match(fx.service.stderr(), /token create/)
-    assert.equal((await fx.api.request('GET', '/plants', { token: fx.adminToken })).status, 200)
-    await fx.service.stop()
-    const again = await startService({ DATABASE_URL: fx.db.url })
-    try {
-      assert.doesNotMatch(again.stderr(), /pst_/)
-    } finally {
-      await again.stop()
-      await fx.db.drop()
-    }
+for (const kind of STORE_KINDS) {
+  describe(`the first-start token on ${kind}`, () => {
+    test('is printed once on the first start, with how to make more, and never on a later start', async () => {
+      const fx = await startFixture(kind)
+      assert.match(fx.service.stderr(), /token create/)
+      assert.equal((await fx.api.request('GET', '/plants', { token: fx.adminToken })).status, 200)
+      await fx.service.stop()
+      const again = await startService({ DATABASE_URL: fx.db.url })
+      try {
+        assert.doesNotMatch(again.stderr(), /pst_/)
+      } finally {
+        await again.stop()
+        await fx.db.drop()
+      }
+    })
   })
-})
+}

@@ -98,7 +98,7 @@ for (const kind of STORE_KINDS) {
           () => 'refused',
         )
         assert.ok(late === 'refused' || late === 503, `a request after the signal got ${late}`)
-        slowCreate.end(body.slice(10))
+        slowCreate.write(body.slice(10))
         assert.match(await slowAnswer, /^HTTP\/1.1 200 /)
         assert.equal(await exited, 0)
         assert.ok(Date.now() - started < 10_000)

@@ -1,62 +1,65 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Fixture, startFixture } from './helpers/fixture.js'
+import { STORE_KINDS } from './helpers/databases.js'
 
-describe('operations endpoints, without a token', () => {
-  let fx: Fixture
-  before(async () => {
-    fx = await startFixture('sqlite')
-  })
-  after(() => fx.close())
+for (const kind of STORE_KINDS) {
+  describe(`operations endpoints, without a token, on ${kind}`, () => {
+    let fx: Fixture
+    before(async () => {
+      fx = await startFixture(kind)
+    })
+    after(() => fx.close())
 
-  test('GET /healthz answers 200 while the process is up', async () => {
-    const response = await fx.api.request('GET', '/healthz')
-    assert.equal(response.status, 200)
-    assert.deepEqual(response.body, { status: 'ok' })
-  })
+    test('GET /healthz answers 200 while the process is up', async () => {
+      const response = await fx.api.request('GET', '/healthz')
+      assert.equal(response.status, 200)
+      assert.deepEqual(response.body, { status: 'ok' })
+    })
 
-  test('GET /readyz answers 200 when the database answers', async () => {
-    const response = await fx.api.request('GET', '/readyz')
-    assert.equal(response.status, 200)
-    assert.deepEqual(response.body, { status: 'ready' })
-  })
+    test('GET /readyz answers 200 when the database answers', async () => {
+      const response = await fx.api.request('GET', '/readyz')
+      assert.equal(response.status, 200)
+      assert.deepEqual(response.body, { status: 'ready' })
+    })
 
-  test('GET /metrics counts requests by route pattern and status, with a latency histogram', async () => {
-    await fx.api.request('GET', '/plants/12345', { token: fx.adminToken })
-    await fx.api.request('GET', '/plants')
-    const response = await fx.api.request<string>('GET', '/metrics')
-    assert.equal(response.status, 200)
-    assert.match(response.headers.get('content-type') ?? '', /^text\/plain/)
-    assert.match(response.body, /http_requests_total\{method="GET",route="\/plants\/:id",status_code="404"\} 1/)
-    assert.match(response.body, /http_requests_total\{method="GET",route="\/plants",status_code="401"\} 1/)
-    assert.match(response.body, /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/plants\/:id"/)
-    assert.match(response.body, /process_resident_memory_bytes/)
-    assert.doesNotMatch(response.body, /12345/, 'ids do not become label values')
-  })
+    test('GET /metrics counts requests by route pattern and status, with a latency histogram', async () => {
+      await fx.api.request('GET', '/plants/12345', { token: fx.adminToken })
+      await fx.api.request('GET', '/plants')
+      const response = await fx.api.request<string>('GET', '/metrics')
+      assert.equal(response.status, 200)
+      assert.match(response.headers.get('content-type') ?? '', /^text\/plain/)
+      assert.match(response.body, /http_requests_total\{method="GET",route="\/plants\/:id",status_code="404"\} 1/)
+      assert.match(response.body, /http_requests_total\{method="GET",route="\/plants",status_code="401"\} 1/)
+      assert.match(response.body, /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/plants\/:id"/)
+      assert.match(response.body, /process_resident_memory_bytes/)
+      assert.doesNotMatch(response.body, /12345/, 'ids do not become label values')
+    })
 
-  test('GET /openapi.json is the OpenAPI 3.1 document of version 1.0.0 with every operation', async () => {
-    const response = await fx.api.request<{
-      openapi: string
-      info: { version: string }
-      paths: Record<string, Record<string, { security?: unknown[] }>>
-      components: { securitySchemes: Record<string, { scheme: string }> }
-    }>('GET', '/openapi.json')
-    assert.equal(response.status, 200)
-    const document = response.body
-    assert.equal(document.openapi, '3.1.0')
-    assert.equal(document.info.version, '1.0.0')
-    assert.equal(document.components.securitySchemes.bearerAuth?.scheme, 'bearer')
-    assert.deepEqual(Object.keys(document.paths['/plants'] ?? {}).sort(), ['get', 'post'])
-    assert.deepEqual(Object.keys(document.paths['/plants/{id}'] ?? {}).sort(), ['delete', 'get'])
-    for (const operation of [...Object.values(document.paths['/plants'] ?? {}), ...Object.values(document.paths['/plants/{id}'] ?? {})]) {
-      assert.deepEqual(operation.security, [{ bearerAuth: [] }])
-    }
-  })
+    test('GET /openapi.json is the OpenAPI 3.1 document of version 1.0.0 with every operation', async () => {
+      const response = await fx.api.request<{
+        openapi: string
+        info: { version: string }
+        paths: Record<string, Record<string, { security?: unknown[] }>>
+        components: { securitySchemes: Record<string, { scheme: string }> }
+      }>('GET', '/openapi.json')
+      assert.equal(response.status, 200)
+      const document = response.body
+      assert.equal(document.openapi, '3.1.0')
+      assert.equal(document.info.version, '1.0.0')
+      assert.equal(document.components.securitySchemes.bearerAuth?.scheme, 'bearer')
+      assert.deepEqual(Object.keys(document.paths['/plants'] ?? {}).sort(), ['get', 'post'])
+      assert.deepEqual(Object.keys(document.paths['/plants/{id}'] ?? {}).sort(), ['delete', 'get'])
+      for (const operation of [...Object.values(document.paths['/plants'] ?? {}), ...Object.values(document.paths['/plants/{id}'] ?? {})]) {
+        assert.deepEqual(operation.security, [{ bearerAuth: [] }])
+      }
+    })
 
-  test('GET /docs serves an interactive page for the document', async () => {
-    const response = await fetch(`${fx.service.url}/docs`)
-    assert.equal(response.status, 200)
-    assert.match(response.headers.get('content-type') ?? '', /text\/html/)
-    assert.match(await response.text(), /swagger/i)
+    test('GET /docs serves an interactive page for the document', async () => {
+      const response = await fetch(`${fx.service.url}/docs`)
+      assert.equal(response.status, 200)
+      assert.match(response.headers.get('content-type') ?? '', /text\/html/)
+      assert.match(await response.text(), /swagger/i)
+    })
   })
-})
+}

@@ -1,33 +1,36 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Fixture, startFixture } from './helpers/fixture.js'
+import { STORE_KINDS } from './helpers/databases.js'
 
-describe('RATE_LIMIT=5', () => {
-  let fx: Fixture
-  before(async () => {
-    fx = await startFixture('sqlite', { RATE_LIMIT: '5' })
-  })
-  after(() => fx.close())
+for (const kind of STORE_KINDS) {
+  describe(`RATE_LIMIT=5 on ${kind}`, () => {
+    let fx: Fixture
+    before(async () => {
+      fx = await startFixture(kind, { RATE_LIMIT: '5' })
+    })
+    after(() => fx.close())
 
-  test('the sixth request of a token in a minute is a 429 with Retry-After; another token is unaffected', async () => {
-    const [first, second] = await Promise.all([fx.token('limited'), fx.token('other')])
-    for (let i = 0; i < 5; i++) assert.equal((await fx.api.request('GET', '/plants', { token: first })).status, 200)
-    const limited = await fx.api.request('GET', '/plants', { token: first })
-    assert.equal(limited.status, 429)
-    const retryAfter = Number(limited.headers.get('retry-after'))
-    assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 60, `Retry-After: ${retryAfter}`)
-    assert.equal((await fx.api.request('GET', '/plants', { token: second })).status, 200)
-  })
+    test('the sixth request of a token in a minute is a 429 with Retry-After; another token is unaffected', async () => {
+      const [first, second] = await Promise.all([fx.token('limited'), fx.token('other')])
+      for (let i = 0; i < 5; i++) assert.equal((await fx.api.request('GET', '/plants', { token: first })).status, 200)
+      const limited = await fx.api.request('GET', '/plants', { token: first })
+      assert.equal(limited.status, 429)
+      const retryAfter = Number(limited.headers.get('retry-after'))
+      assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 60, `Retry-After: ${retryAfter}`)
+      assert.equal((await fx.api.request('GET', '/plants', { token: second })).status, 200)
+    })
 
-  test('requests without a valid token are limited per client address, before authentication', async () => {
-    const statuses = []
-    for (let i = 0; i < 6; i++) {
-      statuses.push((await fx.api.request('GET', '/plants', { token: `pst_guess${i}` })).status)
-    }
-    assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429])
-  })
+    test('requests without a valid token are limited per client address, before authentication', async () => {
+      const statuses = []
+      for (let i = 0; i < 6; i++) {
+        statuses.push((await fx.api.request('GET', '/plants', { token: `pst_guess${i}` })).status)
+      }
+      assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429])
+    })
 
-  test('the operations endpoints are not limited', async () => {
-    for (let i = 0; i < 8; i++) assert.equal((await fx.api.request('GET', '/healthz')).status, 200)
+    test('the operations endpoints are not limited', async () => {
+      for (let i = 0; i < 8; i++) assert.equal((await fx.api.request('GET', '/healthz')).status, 200)
+    })
   })
-})
+}

@@ -1,13 +1,20 @@
 import type { DatabaseConfig } from '../config.js'
+import { PostgresStore } from './postgres.js'
 import { SqliteStore } from './sqlite.js'
 import type { PlantStore } from './store.js'
 
-/** Opens the store that DATABASE_URL names, with its schema brought up to date. */
-export async function openStore(database: DatabaseConfig): Promise<PlantStore> {
+/**
+ * Opens the store that DATABASE_URL names, with its schema brought up to date.
+ * `onConnectionError` hears of connections the database dropped while idle.
+ */
+export async function openStore(
+  database: DatabaseConfig,
+  onConnectionError: (error: Error) => void = () => {},
+): Promise<PlantStore> {
   switch (database.kind) {
     case 'sqlite':
       return SqliteStore.open(database.path)
     case 'postgres':
-      throw new Error('the PostgreSQL store is not built yet')
+      return PostgresStore.open(database, onConnectionError)
   }
 }

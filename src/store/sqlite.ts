@@ -4,10 +4,8 @@ import Database from 'better-sqlite3'
 import { StoreUnavailableError } from '../errors.js'
 import type { Scope } from '../tokens.js'
 import { readMigrations } from './migrations.js'
+import { idRange } from './plant-range.js'
 import type { NewPlant, NewToken, Plant, PlantQuery, PlantRow, PlantStore, TokenRecord } from './store.js'
-
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
 
 /** SQLite codes that mean the database cannot serve now (disk, locks, permissions), not a bug. */
 const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)/
@@ -40,14 +38,9 @@ function toPlant(row: { name: string; tag: string | null }): Plant {
   return row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag }
 }
 
-/** WHERE clause of a plant query; the id range is inclusive on both ends so that no int64 is unreachable. */
+/** WHERE clause of a plant query, with the range of `idRange`. */
 function plantFilter(byOwner: boolean, byTag: boolean): string {
   return [byOwner && 'owner = @owner', byTag && 'tag = @tag', 'id BETWEEN @from AND @to'].filter(Boolean).join(' AND ')
-}
-
-function rangeOf(query: PlantQuery): { from: bigint; to: bigint } | null {
-  if (query.after === INT64_MAX) return null
-  return { from: query.after === null ? INT64_MIN : query.after + 1n, to: query.upTo ?? INT64_MAX }
 }
 
 export function migrateSqlite(db: Database.Database): void {
@@ -148,7 +141,7 @@ export class SqliteStore implements PlantStore {
 
   listPlants(query: PlantQuery, limit: number): Promise<PlantRow[]> {
     return this.run(() => {
-      const range = rangeOf(query)
+      const range = idRange(query)
       if (range === null || limit <= 0) return []
       const rows = this.plantQueries(query).list.all({ owner: query.owner, tag: query.tag, ...range, limit }) as {
         id: bigint
@@ -161,7 +154,7 @@ export class SqliteStore implements PlantStore {
 
   nthPlantId(query: PlantQuery, n: number): Promise<bigint | null> {
     return this.run(() => {
-      const range = rangeOf(query)
+      const range = idRange(query)
       if (range === null || n <= 0) return null
       const id = this.plantQueries(query).nthId.get({ owner: query.owner, tag: query.tag, ...range, offset: n - 1 })
       return (id as bigint | undefined) ?? null

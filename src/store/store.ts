@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client'
 import type { Scope } from '../tokens.js'
 
 /** The Plant shape of the API: `tag` is absent when the plant has none. */
@@ -70,5 +71,7 @@ export interface PlantStore {
 
   /** Resolves when the database answers. */
   ping(): Promise<void>
+  /** Adds the store's own metrics (pool, query latency) to the registry, where it has any. */
+  registerMetrics?(registry: Registry): void
   close(): Promise<void>
 }

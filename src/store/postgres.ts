@@ -1,0 +1,292 @@
+import pg from 'pg'
+import { Gauge, Histogram, type Registry } from 'prom-client'
+import type { PostgresConfig } from '../config.js'
+import { StoreUnavailableError } from '../errors.js'
+import type { Scope } from '../tokens.js'
+import { readMigrations } from './migrations.js'
+import { idRange } from './plant-range.js'
+import type { NewPlant, NewToken, Plant, PlantQuery, PlantRow, PlantStore, TokenRecord } from './store.js'
+
+/** Keys of the advisory locks that serialise start-up work across instances. */
+const MIGRATION_LOCK = 7_250_001
+const FIRST_TOKEN_LOCK = 7_250_002
+
+/**
+ * SQLSTATE classes and client error codes that mean "the database cannot serve now":
+ * connection exceptions (08), invalid authorization (28), unknown database (3D000),
+ * insufficient resources (53), operator intervention and cancelled statements (57),
+ * a database that does not accept connections (55000), system errors (58).
+ */
+const UNAVAILABLE_STATES = /^(08|28|3D|53|57|58)|^55000$/
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN'])
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable/
+
+function isUnavailable(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code))) return true
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)
+}
+
+interface TokenRow {
+  id: string
+  subject: string
+  scopes: string
+  name: string | null
+  created_at: Date
+  expires_at: Date | null
+  revoked_at: Date | null
+}
+
+const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoked_at'
+
+function toTokenRecord(row: TokenRow): TokenRecord {
+  return {
+    id: Number(row.id),
+    subject: row.subject,
+    scopes: row.scopes.split(' ') as Scope[],
+    name: row.name,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  }
+}
+
+function toPlant(row: { name: string; tag: string | null }): Plant {
+  return row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag }
+}
+
+/** The plant queries, one per combination of owner and tag filters, each a named prepared statement. */
+function plantSql(byOwner: boolean, byTag: boolean) {
+  const variant = `${byOwner ? '_by_owner' : ''}${byTag ? '_by_tag' : ''}`
+  // $1 from, $2 to, $3 limit or offset, then owner and tag when filtered on.
+  const filters = ['id BETWEEN $1 AND $2']
+  if (byOwner) filters.push(`owner = $${filters.length + 3}`)
+  if (byTag) filters.push(`tag = $${filters.length + 3}`)
+  const where = filters.join(' AND ')
+  return {
+    list: { name: `list_plants${variant}`, text: `SELECT id, name, tag FROM plants WHERE ${where} ORDER BY id LIMIT $3` },
+    nthId: { name: `nth_plant_id${variant}`, text: `SELECT id FROM plants WHERE ${where} ORDER BY id LIMIT 1 OFFSET $3` },
+  }
+}
+
+const PLANT_SQL = [
+  [plantSql(false, false), plantSql(false, true)],
+  [plantSql(true, false), plantSql(true, true)],
+] as const
+
+export class PostgresStore implements PlantStore {
+  private queryDuration: Histogram<'operation'> | null = null
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  /** Connects, migrates under an advisory lock (safe when several instances start at once). */
+  static async open(config: PostgresConfig, onPoolError: (error: Error) => void = () => {}): Promise<PostgresStore> {
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: config.poolMax,
+      connectionTimeoutMillis: config.connectTimeoutMs,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: config.statementTimeoutMs,
+      // The client gives up a little after the server should have cancelled: no request hangs on a lost connection.
+      query_timeout: config.statementTimeoutMs + 1_000,
+      application_name: 'plantstore',
+      // A commit is acknowledged only once it is durable, whatever the server's default.
+      options: '-c synchronous_commit=on',
+    })
+    // An idle connection that the server closes (restart, pg_terminate_backend) must not crash the process.
+    pool.on('error', onPoolError)
+    const store = new PostgresStore(pool)
+    try {
+      await store.migrate()
+    } catch (error) {
+      await pool.end()
+      throw error
+    }
+    return store
+  }
+
+  private async transaction<T>(lockKey: number, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query('SELECT pg_advisory_xact_lock($1)', [lockKey])
+      const result = await work(client)
+      await client.query('COMMIT')
+      return result
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  private async migrate(): Promise<void> {
+    await this.transaction(MIGRATION_LOCK, async (client) => {
+      await client.query('SET LOCAL statement_timeout = 0')
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      )
+      const applied = new Set(
+        (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
+      )
+      for (const migration of readMigrations('postgres')) {
+        if (applied.has(migration.version)) continue
+        await client.query(migration.sql)
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name])
+      }
+    })
+  }
+
+  /** Runs a named prepared statement; `name` is also the operation label of its latency metric. */
+  private async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    const stop = this.queryDuration?.startTimer({ operation: name })
+    try {
+      return await this.pool.query<R>({ name, text, values })
+    } catch (error) {
+      if (isUnavailable(error)) throw new StoreUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error })
+      throw error
+    } finally {
+      stop?.()
+    }
+  }
+
+  async createPlant(plant: NewPlant): Promise<boolean> {
+    const result = await this.query(
+      'create_plant',
+      'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+      [String(plant.id), plant.owner, plant.name, plant.tag],
+    )
+    return result.rowCount === 1
+  }
+
+  private plantValues(query: PlantQuery, range: { from: bigint; to: bigint }, count: number): unknown[] {
+    const values: unknown[] = [String(range.from), String(range.to), count]
+    if (query.owner !== null) values.push(query.owner)
+    if (query.tag !== null) values.push(query.tag)
+    return values
+  }
+
+  private sqlFor(query: PlantQuery) {
+    return PLANT_SQL[query.owner === null ? 0 : 1][query.tag === null ? 0 : 1]
+  }
+
+  async listPlants(query: PlantQuery, limit: number): Promise<PlantRow[]> {
+    const range = idRange(query)
+    if (range === null || limit <= 0) return []
+    const { name, text } = this.sqlFor(query).list
+    const result = await this.query<{ id: string; name: string; tag: string | null }>(
+      name,
+      text,
+      this.plantValues(query, range, limit),
+    )
+    return result.rows.map((row) => ({ id: BigInt(row.id), ...toPlant(row) }))
+  }
+
+  async nthPlantId(query: PlantQuery, n: number): Promise<bigint | null> {
+    const range = idRange(query)
+    if (range === null || n <= 0) return null
+    const { name, text } = this.sqlFor(query).nthId
+    const result = await this.query<{ id: string }>(name, text, this.plantValues(query, range, n - 1))
+    const row = result.rows[0]
+    return row === undefined ? null : BigInt(row.id)
+  }
+
+  async getPlant(id: bigint, owner: string | null): Promise<Plant | null> {
+    const result =
+      owner === null
+        ? await this.query<{ name: string; tag: string | null }>('get_plant', 'SELECT name, tag FROM plants WHERE id = $1', [String(id)])
+        : await this.query<{ name: string; tag: string | null }>(
+            'get_own_plant',
+            'SELECT name, tag FROM plants WHERE id = $1 AND owner = $2',
+            [String(id), owner],
+          )
+    const row = result.rows[0]
+    return row === undefined ? null : toPlant(row)
+  }
+
+  async deletePlant(id: bigint, owner: string | null): Promise<boolean> {
+    const result =
+      owner === null
+        ? await this.query('delete_plant', 'DELETE FROM plants WHERE id = $1', [String(id)])
+        : await this.query('delete_own_plant', 'DELETE FROM plants WHERE id = $1 AND owner = $2', [String(id), owner])
+    return result.rowCount === 1
+  }
+
+  private tokenValues(token: NewToken): unknown[] {
+    return [token.hash, token.subject, token.scopes.join(' '), token.name, token.expiresAt]
+  }
+
+  async createToken(token: NewToken): Promise<number> {
+    const result = await this.query<{ id: string }>(
+      'create_token',
+      'INSERT INTO tokens (hash, subject, scopes, name, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      this.tokenValues(token),
+    )
+    return Number(result.rows[0]?.id)
+  }
+
+  async createFirstToken(token: NewToken): Promise<number | null> {
+    // Under the lock, so that of several instances starting on an empty database only one makes it.
+    return this.transaction(FIRST_TOKEN_LOCK, async (client) => {
+      const result = await client.query<{ id: string }>(
+        'INSERT INTO tokens (hash, subject, scopes, name, expires_at) SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM tokens) RETURNING id',
+        this.tokenValues(token),
+      )
+      const row = result.rows[0]
+      return row === undefined ? null : Number(row.id)
+    })
+  }
+
+  async findTokenByHash(hash: string): Promise<TokenRecord | null> {
+    const result = await this.query<TokenRow>('find_token', `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = $1`, [hash])
+    const row = result.rows[0]
+    return row === undefined ? null : toTokenRecord(row)
+  }
+
+  async listTokens(): Promise<TokenRecord[]> {
+    const result = await this.query<TokenRow>('list_tokens', `SELECT ${TOKEN_COLUMNS} FROM tokens ORDER BY id`, [])
+    return result.rows.map(toTokenRecord)
+  }
+
+  async revokeToken(id: number): Promise<boolean> {
+    const result = await this.query(
+      'revoke_token',
+      'UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
+      [id],
+    )
+    return result.rowCount === 1
+  }
+
+  async ping(): Promise<void> {
+    await this.query('ping', 'SELECT 1', [])
+  }
+
+  /** Pool use and query latency, for /metrics. */
+  registerMetrics(registry: Registry): void {
+    const pool = this.pool
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read())
+        },
+      })
+    gauge('db_pool_connections', 'Connections the pool holds, busy or idle', () => pool.totalCount)
+    gauge('db_pool_idle_connections', 'Connections of the pool waiting for work', () => pool.idleCount)
+    gauge('db_pool_waiting_requests', 'Queries waiting for a free connection', () => pool.waitingCount)
+    this.queryDuration = new Histogram({
+      name: 'db_query_duration_seconds',
+      help: 'Time of each database query, by operation, including the wait for a connection',
+      labelNames: ['operation'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end()
+  }
+}
