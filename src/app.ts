@@ -7,6 +7,7 @@ import { type Authenticator, OpaqueTokenAuthenticator } from './auth.js'
 import { HttpError, errorBody } from './errors.js'
 import { clientError, frameworkError, methodNotAllowed, sendError } from './http-errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
+import { RequestLogController } from './logging.js'
 import { registerMetrics } from './metrics.js'
 import { opsRoutes } from './routes/ops.js'
 import { plantRoutes } from './routes/plants.js'
@@ -36,6 +37,7 @@ Every error, on every path, is an Error object whose \`error\` is the HTTP statu
 export async function buildApp({ store, logger, rateLimit, authenticator }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
+    logController: new RequestLogController(),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,

@@ -16,18 +16,47 @@ export interface Authenticator {
   authenticate(token: string): Promise<Principal | null>
 }
 
-/** Opaque `pst_` tokens, looked up by their SHA-256 hash: no secret is ever compared in JavaScript. */
+/** How long a looked-up token is trusted without asking the store again: the bound on revocation. */
+export const TOKEN_CACHE_MS = 2_000
+const TOKEN_CACHE_ENTRIES = 10_000
+
+interface CachedToken {
+  principal: Principal
+  expiresAt: number | null
+  fetchedAt: number
+}
+
+/**
+ * Opaque `pst_` tokens, looked up by their SHA-256 hash: no secret is ever compared in
+ * JavaScript. Valid tokens are kept for TOKEN_CACHE_MS, so a revocation takes effect on every
+ * instance within that time; unknown tokens are never kept, so guessing cannot fill the cache.
+ */
 export class OpaqueTokenAuthenticator implements Authenticator {
+  private readonly cache = new Map<string, CachedToken>()
+
   constructor(
     private readonly store: PlantStore,
     private readonly now: () => number = Date.now,
   ) {}
 
   async authenticate(token: string): Promise<Principal | null> {
-    const record = await this.store.findTokenByHash(hashToken(token))
-    if (record === null || record.revokedAt !== null) return null
-    if (record.expiresAt !== null && record.expiresAt.getTime() <= this.now()) return null
-    return { subject: record.subject, scopes: new Set(record.scopes), tokenId: String(record.id) }
+    const hash = hashToken(token)
+    const now = this.now()
+    let cached = this.cache.get(hash)
+    if (cached === undefined || now - cached.fetchedAt >= TOKEN_CACHE_MS) {
+      this.cache.delete(hash)
+      const record = await this.store.findTokenByHash(hash)
+      if (record === null || record.revokedAt !== null) return null
+      cached = {
+        principal: { subject: record.subject, scopes: new Set(record.scopes), tokenId: String(record.id) },
+        expiresAt: record.expiresAt?.getTime() ?? null,
+        fetchedAt: now,
+      }
+      if (this.cache.size >= TOKEN_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value as string)
+      this.cache.set(hash, cached)
+    }
+    if (cached.expiresAt !== null && cached.expiresAt <= now) return null
+    return cached.principal
   }
 }
 

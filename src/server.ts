@@ -1,21 +1,14 @@
 import type { FastifyInstance } from 'fastify'
-import { pino, type Logger } from 'pino'
+import type { Logger } from 'pino'
 import { buildApp } from './app.js'
 import type { Config } from './config.js'
+import { createLogger, flushLogs } from './logging.js'
 import { openStore } from './store/open.js'
 import type { PlantStore } from './store/store.js'
 import { SCOPES, generateToken, hashToken } from './tokens.js'
 
 /** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
 const SHUTDOWN_DEADLINE_MS = 9_000
-
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    // Tokens must never reach a log line, whatever serializer or debug log sees the headers.
-    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
-  })
-}
 
 /** On the very first start there is no way to call the API, so make one admin token and show it once. */
 async function createFirstToken(store: PlantStore, write: (text: string) => void): Promise<void> {
@@ -50,6 +43,7 @@ function closeOnSignals(app: FastifyInstance, store: PlantStore, logger: Logger)
       .close()
       .then(() => store.close())
       .then(() => logger.info('closed'))
+      .then(() => flushLogs(logger))
       .catch((error: unknown) => {
         logger.error({ err: error }, 'error while closing')
         process.exitCode = 1

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { TOKEN_CACHE_MS } from '../src/auth.js'
 import { STORE_KINDS } from './helpers/databases.js'
 import { type Fixture, startFixture } from './helpers/fixture.js'
 import { runCli, startService } from './helpers/service.js'
@@ -189,6 +190,32 @@ for (const kind of STORE_KINDS) {
       } finally {
         await again.stop()
         await fx.db.drop()
+      }
+    })
+  })
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`revocation on ${kind}`, () => {
+    test(`a token in use stops working within ${TOKEN_CACHE_MS} ms of its revocation`, async () => {
+      const fx = await startFixture(kind)
+      try {
+        const token = await fx.token('soon-revoked')
+        assert.equal((await fx.api.request('GET', '/plants', { token })).status, 200)
+        const listed = await runCli(['token', 'list'], { DATABASE_URL: fx.db.url })
+        const id = listed.stdout.split('\n').find((line) => line.split('\t')[1] === 'soon-revoked')?.split('\t')[0]
+        assert.equal((await runCli(['token', 'revoke', id as string], { DATABASE_URL: fx.db.url })).code, 0)
+        const revokedAt = Date.now()
+        let status = 200
+        while (status === 200 && Date.now() - revokedAt < TOKEN_CACHE_MS + 1000) {
+          status = (await fx.api.request('GET', '/plants', { token })).status
+          if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        const took = Date.now() - revokedAt
+        assert.equal(status, 401)
+        assert.ok(took <= TOKEN_CACHE_MS + 200, `revocation took effect after ${took} ms`)
+      } finally {
+        await fx.close()
       }
     })
   })

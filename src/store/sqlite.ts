@@ -22,6 +22,15 @@ interface TokenRow {
 
 const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoked_at'
 
+/** The error as the service should see it: StoreUnavailableError when the database cannot serve now. */
+function unavailableOr(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
+    return new StoreUnavailableError(`database unavailable: ${code}`, { cause: error })
+  }
+  return error
+}
+
 function toTokenRecord(row: TokenRow): TokenRecord {
   return {
     id: row.id,
@@ -70,14 +79,24 @@ export function openSqliteDatabase(path: string): Database.Database {
   return db
 }
 
+interface PendingWrite {
+  work: () => unknown
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
 export class SqliteStore implements PlantStore {
   private readonly statements
+  private pendingWrites: PendingWrite[] = []
+  private readonly commitWrites: (writes: PendingWrite[]) => unknown[]
 
   constructor(private readonly db: Database.Database) {
     const plantQueries = (byOwner: boolean, byTag: boolean) => ({
+      // Rows as arrays: building an object per row costs more than the query itself.
       list: db
         .prepare(`SELECT id, name, tag FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT @limit`)
-        .safeIntegers(true),
+        .safeIntegers(true)
+        .raw(true),
       nthId: db
         .prepare(`SELECT id FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT 1 OFFSET @offset`)
         .pluck()
@@ -106,6 +125,46 @@ export class SqliteStore implements PlantStore {
       revokeToken: db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       ping: db.prepare('SELECT 1').pluck(),
     }
+    // Each write in a savepoint of its own, so that one failing write does not undo the others.
+    const writeAlone = db.transaction((write: PendingWrite) => write.work())
+    this.commitWrites = db.transaction((writes: PendingWrite[]) =>
+      writes.map((write) => {
+        try {
+          return { value: writeAlone(write) }
+        } catch (error) {
+          return { error }
+        }
+      }),
+    )
+  }
+
+  /**
+   * Group commit: the writes that arrive in one turn of the event loop share one transaction
+   * and so one sync to disk. Each promise settles only after that commit.
+   */
+  private write<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pendingWrites.push({ work, resolve: resolve as (value: unknown) => void, reject })
+      if (this.pendingWrites.length === 1) setImmediate(this.flushWrites)
+    })
+  }
+
+  private readonly flushWrites = (): void => {
+    const writes = this.pendingWrites
+    this.pendingWrites = []
+    let outcomes: unknown[]
+    try {
+      outcomes = this.commitWrites(writes)
+    } catch (error) {
+      const failure = unavailableOr(error)
+      for (const write of writes) write.reject(failure)
+      return
+    }
+    writes.forEach((write, i) => {
+      const outcome = outcomes[i] as { value?: unknown; error?: unknown }
+      if ('error' in outcome) write.reject(unavailableOr(outcome.error))
+      else write.resolve(outcome.value)
+    })
   }
 
   static open(path: string): SqliteStore {
@@ -127,28 +186,24 @@ export class SqliteStore implements PlantStore {
     try {
       return Promise.resolve(work())
     } catch (error) {
-      const code = (error as { code?: unknown }).code
-      if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
-        return Promise.reject(new StoreUnavailableError(`database unavailable: ${code}`, { cause: error }))
-      }
-      return Promise.reject(error)
+      return Promise.reject(unavailableOr(error))
     }
   }
 
   createPlant(plant: NewPlant): Promise<boolean> {
-    return this.run(() => this.statements.insertPlant.run({ ...plant, createdAt: Date.now() }).changes === 1)
+    return this.write(() => this.statements.insertPlant.run({ ...plant, createdAt: Date.now() }).changes === 1)
   }
 
   listPlants(query: PlantQuery, limit: number): Promise<PlantRow[]> {
     return this.run(() => {
       const range = idRange(query)
       if (range === null || limit <= 0) return []
-      const rows = this.plantQueries(query).list.all({ owner: query.owner, tag: query.tag, ...range, limit }) as {
-        id: bigint
-        name: string
-        tag: string | null
-      }[]
-      return rows.map((row) => ({ id: row.id, ...toPlant(row) }))
+      const rows = this.plantQueries(query).list.all({ owner: query.owner, tag: query.tag, ...range, limit }) as [
+        bigint,
+        string,
+        string | null,
+      ][]
+      return rows.map(([id, name, tag]) => (tag === null ? { id, name } : { id, name, tag }))
     })
   }
 
@@ -171,7 +226,7 @@ export class SqliteStore implements PlantStore {
   }
 
   deletePlant(id: bigint, owner: string | null): Promise<boolean> {
-    return this.run(() => {
+    return this.write(() => {
       const result = owner === null ? this.statements.deletePlant.run(id) : this.statements.deleteOwnPlant.run(id, owner)
       return result.changes === 1
     })
@@ -221,6 +276,7 @@ export class SqliteStore implements PlantStore {
   }
 
   close(): Promise<void> {
+    if (this.pendingWrites.length > 0) this.flushWrites()
     this.db.close()
     return Promise.resolve()
   }

@@ -53,8 +53,13 @@ export interface Service {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
+export interface StartOptions {
+  /** Keep the log lines for `stdout()` (tests read them); a benchmark discards them. */
+  keepLogs?: boolean
+}
+
 /** Starts `bin/plantstore serve` on a free port of 127.0.0.1 and resolves once it listens. */
-export async function startService(env: Record<string, string>): Promise<Service> {
+export async function startService(env: Record<string, string>, { keepLogs = true }: StartOptions = {}): Promise<Service> {
   const child = spawn(process.execPath, [CLI, 'serve'], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
@@ -62,14 +67,18 @@ export async function startService(env: Record<string, string>): Promise<Service
   })
   let stdout = ''
   let stderr = ''
+  let listening = false
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const exited = once(child, 'exit').then(([code]) => code as number | null)
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start: ${stderr}`)), 20_000)
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (listening && !keepLogs) return
       stdout += chunk
+      if (listening) return
       const match = /Server listening at (http:\/\/127\.0\.0\.1:[0-9]+)/.exec(stdout)
       if (match) {
+        listening = true
         clearTimeout(timer)
         resolve(match[1] as string)
       }

@@ -1,0 +1,292 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { get } from 'node:http'
+import { cpus, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import type autocannon from 'autocannon'
+import pg from 'pg'
+import { type TestDatabase, seedPlants } from '../test/helpers/databases.js'
+import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../test/helpers/service.js'
+import { type LoadResult, residentMemory, runLoad } from './load.js'
+
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
+const quick = flags.quick === true
+const CONNECTIONS = 50
+const WARMUP_SECONDS = quick ? 0.5 : 3
+const MEASURE_SECONDS = quick ? 1.5 : 10
+const ROUNDS = quick ? 1 : 2
+/** Rows of the large scenarios; --quick keeps the harness honest, not the figures. */
+const LARGE = quick ? 100_000 : 1_000_000
+const OWNERS = 1_000
+
+let nextId = 1_000_000_000_000n
+const createRequest = (): autocannon.Request => ({
+  method: 'POST',
+  path: '/plants',
+  headers: { 'content-type': 'application/json' },
+  setupRequest: (request) => ({ ...request, body: `{"id":${nextId++},"name":"bench plant","tag":"bench"}` }),
+})
+
+interface Scenario {
+  name: string
+  requests: () => autocannon.Request[]
+}
+
+const LIST: Scenario = { name: 'list', requests: () => [{ method: 'GET', path: '/plants?limit=20' }] }
+const CREATE: Scenario = { name: 'create', requests: () => [createRequest()] }
+const MIXED: Scenario = {
+  name: 'mixed',
+  requests: () => [
+    {
+      method: 'POST',
+      path: '/plants',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request, context) => {
+        const id = nextId++
+        ;(context as { id?: bigint }).id = id
+        return { ...request, body: `{"id":${id},"name":"bench plant","tag":"bench"}` }
+      },
+    },
+    {
+      method: 'DELETE',
+      setupRequest: (request, context) => ({ ...request, path: `/plants/${(context as { id?: bigint }).id}` }),
+    },
+  ],
+}
+
+interface Comparison {
+  scenario: string
+  service: LoadResult
+  baseline: LoadResult
+  ratio: number
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
+
+function average(results: LoadResult[]): LoadResult {
+  return {
+    requestsPerSecond: mean(results.map((result) => result.requestsPerSecond)),
+    p50: mean(results.map((result) => result.p50)),
+    p99: mean(results.map((result) => result.p99)),
+    failures: results.reduce((sum, result) => sum + result.failures, 0),
+    peakRss: Math.max(...results.map((result) => result.peakRss)),
+  }
+}
+
+interface Target {
+  url: string
+  pid: number
+  token?: string
+}
+
+async function measure(target: Target, scenario: Scenario): Promise<LoadResult> {
+  const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {}
+  const options = { url: target.url, connections: CONNECTIONS, headers, serverPid: target.pid }
+  await runLoad({ ...options, seconds: WARMUP_SECONDS, requests: scenario.requests() })
+  return runLoad({ ...options, seconds: MEASURE_SECONDS, requests: scenario.requests() })
+}
+
+/** Service and baseline in turns, with identical settings, so that drift hits both alike. */
+async function compare(label: string, service: Target, baseline: Target, scenario: Scenario): Promise<Comparison> {
+  const serviceRuns: LoadResult[] = []
+  const baselineRuns: LoadResult[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    serviceRuns.push(await measure(service, scenario))
+    baselineRuns.push(await measure(baseline, scenario))
+  }
+  const result = average(serviceRuns)
+  const base = average(baselineRuns)
+  const comparison = { scenario: label, service: result, baseline: base, ratio: result.requestsPerSecond / base.requestsPerSecond }
+  console.error(
+    `${label}: ${result.requestsPerSecond.toFixed(0)} req/s vs baseline ${base.requestsPerSecond.toFixed(0)} ` +
+      `(${comparison.ratio.toFixed(2)}×), p99 ${result.p99} ms, failures ${result.failures}`,
+  )
+  return comparison
+}
+
+async function startBaseline(): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'bench', 'baseline.js')], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const [line] = (await once(child.stdout, 'data')) as [Buffer]
+  const url = /http:\/\/\S+/.exec(line.toString())?.[0]
+  if (!url) throw new Error(`baseline did not start: ${line.toString()}`)
+  return { url, process: child }
+}
+
+/** The first byte and the end of one streamed GET, in milliseconds. */
+function timeStream(url: string, token: string): Promise<{ firstByteMs: number; totalMs: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    let firstByteMs = 0
+    let bytes = 0
+    get(url, { headers: { authorization: `Bearer ${token}` } }, (response) => {
+      if (response.statusCode !== 200) reject(new Error(`list-all answered ${response.statusCode}`))
+      response.on('data', (chunk: Buffer) => {
+        if (bytes === 0) firstByteMs = performance.now() - started
+        bytes += chunk.length
+      })
+      response.on('end', () => resolve({ firstByteMs, totalMs: performance.now() - started, bytes }))
+    }).on('error', reject)
+  })
+}
+
+async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
+    const folder = tempFolder()
+    return { kind, url: `sqlite:${join(folder.path, 'bench.db')}`, drop: async () => folder.remove() }
+  }
+  const server = process.env.BENCH_DATABASE_URL as string
+  const name = `plantstore_bench_${Date.now()}`
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: server })
+    await client.connect()
+    await client.query(sql).finally(() => client.end())
+  }
+  await admin(`CREATE DATABASE ${name}`)
+  const url = new URL(server)
+  url.pathname = `/${name}`
+  return { kind, url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
+
+interface StoreReport {
+  kind: string
+  comparisons: Comparison[]
+  listAll: { firstByteMs: number; totalMs: number; bytes: number; idleRss: number; peakAboveIdle: number }
+}
+
+async function benchStore(kind: 'sqlite' | 'postgres'): Promise<StoreReport> {
+  const db = await benchDatabase(kind)
+  const baseline = await startBaseline()
+  const services: Service[] = []
+  try {
+    const service = await startService({ DATABASE_URL: db.url }, { keepLogs: false })
+    services.push(service)
+    const [lister, writer] = await Promise.all([makeToken(db.url, 'bench-list'), makeToken(db.url, 'bench-write')])
+    await seedPlants(db, { owner: 'bench-list', firstId: 1n, count: 1_000, name: (i) => `plant ${i}` })
+    const pid = service.process.pid as number
+    const baseTarget = { url: baseline.url, pid: baseline.process.pid as number }
+    const comparisons = [
+      await compare('list', { url: service.url, pid, token: lister }, baseTarget, LIST),
+      await compare('create', { url: service.url, pid, token: writer }, baseTarget, CREATE),
+      await compare('mixed', { url: service.url, pid, token: writer }, baseTarget, MIXED),
+    ]
+
+    console.error(`seeding ${LARGE} plants over ${OWNERS} owners …`)
+    const perOwner = LARGE / OWNERS
+    for (let owner = 0; owner < OWNERS; owner++) {
+      await seedPlants(db, {
+        owner: `owner-${owner}`,
+        firstId: 10_000_000n + BigInt(owner * perOwner),
+        count: perOwner,
+        name: (i) => `plant ${i}`,
+      })
+    }
+    const bigOwner = await makeToken(db.url, `owner-${OWNERS / 2}`)
+    comparisons.push(await compare('big list', { url: service.url, pid, token: bigOwner }, baseTarget, LIST))
+    comparisons.push(await compare('big create', { url: service.url, pid, token: bigOwner }, baseTarget, CREATE))
+    await service.stop()
+
+    console.error(`seeding ${LARGE} plants of one owner …`)
+    await seedPlants(db, { owner: 'bench-all', firstId: 100_000_000n, count: LARGE, name: (i) => `plant ${i}` })
+    const fresh = await startService({ DATABASE_URL: db.url }, { keepLogs: false })
+    services.push(fresh)
+    const allToken = await makeToken(db.url, 'bench-all')
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const freshPid = fresh.process.pid as number
+    const idleRss = residentMemory(freshPid)
+    const streamed = await timeStream(`${fresh.url}/plants`, allToken)
+    const listAll = { ...streamed, idleRss, peakAboveIdle: residentMemory(freshPid, 'VmHWM') - idleRss }
+    console.error(
+      `list-all: ${LARGE} plants, first byte ${streamed.firstByteMs.toFixed(1)} ms, total ${(streamed.totalMs / 1000).toFixed(2)} s, ` +
+        `idle RSS ${(idleRss / 2 ** 20).toFixed(1)} MiB, peak +${(listAll.peakAboveIdle / 2 ** 20).toFixed(1)} MiB`,
+    )
+    return { kind, comparisons, listAll }
+  } finally {
+    await Promise.all(services.map((service) => service.stop()))
+    baseline.process.kill('SIGTERM')
+    await db.drop()
+  }
+}
+
+const MiB = 2 ** 20
+const mark = (ok: boolean) => (ok ? 'met' : '**MISSED**')
+
+function report(stores: StoreReport[]): { text: string; allMet: boolean } {
+  let allMet = true
+  const check = (ok: boolean) => {
+    allMet &&= ok
+    return mark(ok)
+  }
+  const lines: string[] = []
+  for (const store of stores) {
+    const byName = new Map(store.comparisons.map((comparison) => [comparison.scenario, comparison]))
+    const targets: Record<string, { ratio: number; against?: string }> = {
+      list: { ratio: 0.5 },
+      create: { ratio: 0.5 },
+      mixed: { ratio: 0.45 },
+      'big list': { ratio: 0.85, against: 'list' },
+      'big create': { ratio: 0.85, against: 'create' },
+    }
+    lines.push(`### ${store.kind}`, '')
+    lines.push('| scenario | req/s | p50 ms | p99 ms | server peak RSS MiB | baseline req/s | ratio | target | |')
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---|---|')
+    for (const comparison of store.comparisons) {
+      const target = targets[comparison.scenario] ?? { ratio: 0 }
+      const reference = target.against ? byName.get(target.against) : undefined
+      const shown = reference ? comparison.ratio / reference.ratio : comparison.ratio
+      const ratioOk = shown >= target.ratio && comparison.service.failures === 0
+      const latencyOk = reference !== undefined || comparison.service.p99 <= 5
+      const goal = reference
+        ? `≥ ${target.ratio}× of ${target.against} (ratio to baseline)`
+        : `≥ ${target.ratio}×, p99 ≤ 5 ms`
+      lines.push(
+        `| ${comparison.scenario} | ${comparison.service.requestsPerSecond.toFixed(0)} | ${comparison.service.p50} | ` +
+          `${comparison.service.p99} | ${(comparison.service.peakRss / MiB).toFixed(1)} | ` +
+          `${comparison.baseline.requestsPerSecond.toFixed(0)} | ${comparison.ratio.toFixed(2)}× | ${goal}` +
+          `${reference ? ` → ${shown.toFixed(2)}` : ''}${comparison.service.failures ? `, ${comparison.service.failures} failures` : ''} | ${check(ratioOk && latencyOk)} |`,
+      )
+    }
+    const all = store.listAll
+    lines.push('')
+    lines.push('| list-all | value | target | |')
+    lines.push('|---|---:|---|---|')
+    lines.push(`| plants streamed | ${LARGE} (${(all.bytes / MiB).toFixed(1)} MiB) | | |`)
+    lines.push(`| time to first byte | ${all.firstByteMs.toFixed(1)} ms | < 50 ms | ${check(all.firstByteMs < 50)} |`)
+    lines.push(`| total time | ${(all.totalMs / 1000).toFixed(2)} s | | |`)
+    lines.push(`| server peak RSS above idle | ${(all.peakAboveIdle / MiB).toFixed(1)} MiB | < 64 MiB | ${check(all.peakAboveIdle < 64 * MiB)} |`)
+    lines.push(`| idle RSS after start | ${(all.idleRss / 1e6).toFixed(1)} MB | < 80 MB | ${check(all.idleRss < 80e6)} |`)
+    lines.push('')
+  }
+  return { text: lines.join('\n'), allMet }
+}
+
+async function main(): Promise<void> {
+  const kinds: ('sqlite' | 'postgres')[] = ['sqlite']
+  if (process.env.BENCH_DATABASE_URL) kinds.push('postgres')
+  const stores: StoreReport[] = []
+  for (const kind of kinds) stores.push(await benchStore(kind))
+  const { text, allMet } = report(stores)
+  const cpu = cpus()
+  const header = [
+    `## Plant Store benchmark${quick ? ' (--quick: short runs and 1/10 of the data; figures are not meaningful)' : ''}`,
+    '',
+    `- command: \`npm run bench${quick ? ' -- --quick' : ''}\`${process.env.BENCH_DATABASE_URL ? ' with BENCH_DATABASE_URL set' : ''}`,
+    `- date: ${new Date().toISOString()}`,
+    `- machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`,
+    `- load: autocannon, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up discarded, ${MEASURE_SECONDS} s measured, ` +
+      `${ROUNDS} alternating round(s) of service and baseline per scenario`,
+    '- service: defaults of `npm start` (auth, ownership, validation, metrics, request logging to a pipe, durable commits)',
+    '- baseline: bare node:http that reads the body, JSON.parses it and writes a fixed JSON answer',
+    '',
+  ].join('\n')
+  const output = `${header}\n${text}\n${allMet ? 'Every target met.' : 'Some targets were MISSED.'}\n`
+  process.stdout.write(output)
+  mkdirSync(join(REPO_ROOT, 'bench', 'results'), { recursive: true })
+  writeFileSync(join(REPO_ROOT, 'bench', 'results', quick ? 'quick.md' : 'latest.md'), output)
+}
+
+await main()

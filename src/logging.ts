@@ -1,0 +1,39 @@
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify'
+import { pino, type Logger } from 'pino'
+
+/**
+ * JSON lines on standard output, written asynchronously: while one write is under way the
+ * next lines gather behind it, so a busy server makes one system call for many lines and an
+ * idle one still writes each line at once. `flushLogs` empties the buffer on a graceful stop.
+ */
+export function createLogger(level: string): Logger {
+  return pino(
+    {
+      level,
+      // Request headers are never logged: the Authorization header carries a secret.
+      serializers: { req: requestSummary },
+    },
+    pino.destination({ dest: 1, sync: false }),
+  )
+}
+
+function requestSummary(request: FastifyRequest): Record<string, unknown> {
+  return { method: request.method, url: request.url, remoteAddress: request.ip }
+}
+
+export function flushLogs(logger: Logger): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()))
+}
+
+/** One line a request, when it completes, with the request and the outcome (Fastify writes two). */
+export class RequestLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) {
+      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
+    } else {
+      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+    }
+  }
+}
