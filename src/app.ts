@@ -48,7 +48,6 @@ export async function buildApp({ store, logger, rateLimit, authenticator }: AppO
     return503OnClosing: false,
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
-    ajv: { customOptions: { strict: true } },
   })
   app.setValidatorCompiler(createValidatorCompiler())
   app.setErrorHandler(sendError)
