@@ -11,14 +11,16 @@ import { RequestLogController } from './logging.js'
 import { registerMetrics } from './metrics.js'
 import { opsRoutes } from './routes/ops.js'
 import { plantRoutes } from './routes/plants.js'
+import type { Config } from './config.js'
 import type { PlantStore } from './store/store.js'
 import { createValidatorCompiler } from './validation.js'
+
+export type AppConfig = Pick<Config, 'rateLimit' | 'redisUrl' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>
 
 export interface AppOptions {
   store: PlantStore
   logger: FastifyBaseLogger | false
-  /** Requests per minute per token or client address on /plants; 0 = no limit. */
-  rateLimit: number
+  config: AppConfig
   authenticator?: Authenticator
 }
 
@@ -34,16 +36,21 @@ const API_DESCRIPTION = `Keeps plants in a store: create, list and delete, each 
 A caller sees only its own plants; a token with the scope plants:admin sees every plant.
 Every error, on every path, is an Error object whose \`error\` is the HTTP status.`
 
-export async function buildApp({ store, logger, rateLimit, authenticator }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ store, logger, config, authenticator }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new RequestLogController(),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    requestTimeout: 30_000,
-    // Slightly above common load balancer idle timeouts, so the balancer closes first.
-    keepAliveTimeout: 72_000,
+    // A client that sends its request too slowly is cut off (408), so it cannot hold a connection.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(config.requestTimeoutMs / 4))),
+    },
+    // The default is slightly above common load balancer idle timeouts, so the balancer closes first.
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     // Refused in the onRequest hook below instead, so that the answer has the Error shape.
     return503OnClosing: false,
     frameworkErrors: frameworkError,
@@ -61,6 +68,7 @@ export async function buildApp({ store, logger, rateLimit, authenticator }: AppO
   })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
+    reply.header('x-content-type-options', 'nosniff')
     if (closing) {
       reply.header('connection', 'close')
       throw new HttpError(503, 'the service is shutting down; retry the request')
@@ -93,7 +101,8 @@ export async function buildApp({ store, logger, rateLimit, authenticator }: AppO
   await app.register(plantRoutes, {
     store,
     authenticator: authenticator ?? new OpaqueTokenAuthenticator(store),
-    rateLimit,
+    rateLimit: config.rateLimit,
+    redisUrl: config.redisUrl,
   })
   allowedMethods.finish()
   await app.register(swaggerUi, { routePrefix: '/docs' })

@@ -88,7 +88,9 @@ export function bearerToken(header: string | undefined): string | null {
  * route's scope 403.
  */
 export function requireToken(authenticator: Authenticator, limit: RequestLimiter | null) {
-  return async function checkToken(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  return async function checkToken(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // Answers about a caller's plants, errors included, must not be stored by shared caches.
+    reply.header('cache-control', 'no-store')
     const token = bearerToken(request.headers.authorization)
     const principal = token === null ? null : await authenticator.authenticate(token)
     request.principal = principal

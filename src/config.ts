@@ -20,6 +20,12 @@ export interface Config {
   logLevel: string
   /** Requests per minute per token (or per client address); 0 = off. */
   rateLimit: number
+  /** Where instances share their rate-limit counters; null = each instance counts alone. */
+  redisUrl: string | null
+  /** A request (headers and body) must have arrived within this time. */
+  requestTimeoutMs: number
+  /** An idle keep-alive connection is closed after this time. */
+  keepAliveTimeoutMs: number
 }
 
 export class ConfigError extends Error {}
@@ -51,6 +57,12 @@ function parseDatabaseUrl(raw: string, env: NodeJS.ProcessEnv): DatabaseConfig {
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got '${raw.split(':')[0]}:…'`)
 }
 
+function parseRedisUrl(raw: string | undefined): string | null {
+  if (!raw) return null
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got '${raw.split(':')[0]}:…'`)
+  return raw
+}
+
 /** Reads and checks every setting once; a bad value is a ConfigError naming its variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info'
@@ -63,6 +75,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/plantstore.db', env),
     logLevel,
     rateLimit: integerIn('RATE_LIMIT', env.RATE_LIMIT || '0', 0, 1_000_000_000),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    requestTimeoutMs: integerIn('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS || '30000', 100, 3_600_000),
+    keepAliveTimeoutMs: integerIn('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS || '72000', 100, 3_600_000),
   }
 }
 

@@ -43,6 +43,7 @@ export function sendError(error: FastifyError | Error, request: FastifyRequest, 
 export function frameworkError(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply
     .header('x-request-id', request.id)
+    .header('x-content-type-options', 'nosniff')
     .code(400)
     .send(errorBody(400, 'the URL is not valid: it has a bad percent-encoding or character'))
 }
@@ -63,6 +64,7 @@ export function clientError(error: Error & { code?: string }, socket: Socket): v
   socket.end(
     `HTTP/1.1 ${answer.statusCode} ${STATUS_CODES[answer.statusCode]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${randomUUID()}\r\n` +
       'Connection: close\r\n\r\n' +

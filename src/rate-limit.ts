@@ -1,16 +1,51 @@
 import rateLimit from '@fastify/rate-limit'
+import { Redis } from 'ioredis'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { HttpError } from './errors.js'
 
 /** Throws a 429 when the caller of this request has used up its budget. */
 export type RequestLimiter = (request: FastifyRequest) => Promise<void>
 
+/** A Redis client that fails fast while Redis is down rather than queueing commands. */
+function connectRedis(url: string, app: FastifyInstance): Redis {
+  const redis = new Redis(url, {
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    lazyConnect: false,
+  })
+  let warned = false
+  redis.on('error', (error: Error) => {
+    if (!warned) app.log.warn({ err: error }, 'rate-limit store (Redis) unavailable; requests are not limited meanwhile')
+    warned = true
+  })
+  redis.on('ready', () => {
+    warned = false
+  })
+  app.addHook('onClose', async () => {
+    redis.disconnect()
+  })
+  return redis
+}
+
 /**
  * `perMinute` requests per minute per token, and per client address for requests without a
  * valid token (so that guessing tokens is limited too). Call it once the principal is known.
+ * With Redis the counters are shared, so the limit holds across instances.
  */
-export async function createRequestLimiter(app: FastifyInstance, perMinute: number): Promise<RequestLimiter> {
-  await app.register(rateLimit, { global: false })
+export async function createRequestLimiter(
+  app: FastifyInstance,
+  perMinute: number,
+  redisUrl: string | null,
+): Promise<RequestLimiter> {
+  const redis = redisUrl === null ? undefined : connectRedis(redisUrl, app)
+  await app.register(rateLimit, {
+    global: false,
+    redis,
+    nameSpace: 'plantstore:rate-limit:',
+    // A Redis outage must not take the API down with it: the limit is skipped (and logged) meanwhile.
+    skipOnError: true,
+  })
   const check = app.createRateLimit({
     max: perMinute,
     timeWindow: 60_000,

@@ -59,7 +59,7 @@ export async function serve(config: Config): Promise<void> {
     logger.warn({ err: error }, 'a database connection was closed; the pool will open a new one'),
   )
   await createFirstToken(store, (text) => process.stderr.write(text))
-  const app = await buildApp({ store, logger, rateLimit: config.rateLimit })
+  const app = await buildApp({ store, logger, config })
   closeOnSignals(app, store, logger)
   await app.listen({ port: config.port, host: config.host })
 }

@@ -21,6 +21,8 @@ export interface PlantRoutesOptions {
   authenticator: Authenticator
   /** Requests per minute per token or client address; 0 = no limit. */
   rateLimit: number
+  /** Shares the rate-limit counters between instances; null = counted per instance. */
+  redisUrl: string | null
 }
 
 const security = [{ bearerAuth: [] }]
@@ -36,10 +38,10 @@ function nextPageLink(query: ListQueryType, after: bigint): string {
 
 export async function plantRoutes(
   app: FastifyInstance,
-  { store, authenticator, rateLimit }: PlantRoutesOptions,
+  { store, authenticator, rateLimit, redisUrl }: PlantRoutesOptions,
 ): Promise<void> {
   app.decorateRequest('principal', null)
-  const limit = rateLimit > 0 ? await createRequestLimiter(app, rateLimit) : null
+  const limit = rateLimit > 0 ? await createRequestLimiter(app, rateLimit, redisUrl) : null
   app.addHook('onRequest', requireToken(authenticator, limit))
 
   app.post<{ Body: NewPlantBody }>(
