@@ -6,8 +6,37 @@ export interface RawResponse {
   body: string
 }
 
+function decodeChunked(body: Buffer): Buffer {
+  const parts: Buffer[] = []
+  let at = 0
+  while (at < body.length) {
+    const lineEnd = body.indexOf('\r\n', at)
+    if (lineEnd < 0) break
+    const size = Number.parseInt(body.subarray(at, lineEnd).toString('latin1'), 16)
+    if (!Number.isFinite(size) || size === 0) break
+    parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size))
+    at = lineEnd + 2 + size + 2
+  }
+  return Buffer.concat(parts)
+}
+
+/** Parses one HTTP/1.1 response from the bytes a connection received before it closed. */
+export function parseResponse(bytes: Buffer, method = 'GET'): RawResponse {
+  const headEnd = bytes.indexOf('\r\n\r\n')
+  const head = bytes.subarray(0, headEnd < 0 ? bytes.length : headEnd).toString('latin1')
+  const [statusLine = '', ...lines] = head.split('\r\n')
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  )
+  let body = headEnd < 0 ? Buffer.alloc(0) : bytes.subarray(headEnd + 4)
+  if (method === 'HEAD') body = Buffer.alloc(0)
+  else if (headers['transfer-encoding'] === 'chunked') body = decodeChunked(body)
+  else if (headers['content-length'] !== undefined) body = body.subarray(0, Number(headers['content-length']))
+  return { status: Number(statusLine.split(' ')[1]), headers, body: body.toString('utf8') }
+}
+
 /** Sends bytes as they are (no client library to tidy them up) and parses the one answer. */
-export function rawRequest(url: string, bytes: string | Buffer): Promise<RawResponse> {
+export function rawRequest(url: string, bytes: string | Buffer, method = 'GET'): Promise<RawResponse> {
   const { hostname, port } = new URL(url)
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname)
@@ -15,15 +44,7 @@ export function rawRequest(url: string, bytes: string | Buffer): Promise<RawResp
     socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')))
     socket.on('data', (chunk) => chunks.push(chunk))
     socket.on('error', reject)
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8')
-      const [head = '', body = ''] = text.split('\r\n\r\n', 2)
-      const [statusLine = '', ...lines] = head.split('\r\n')
-      const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-      )
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body })
-    })
+    socket.on('close', () => resolve(parseResponse(Buffer.concat(chunks), method)))
     socket.write(bytes)
     // Half-close so that a keep-alive server still answers and then closes.
     socket.end()
