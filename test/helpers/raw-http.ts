@@ -35,7 +35,11 @@ export function parseResponse(bytes: Buffer, method = 'GET'): RawResponse {
   return { status: Number(statusLine.split(' ')[1]), headers, body: body.toString('utf8') }
 }
 
-/** Sends bytes as they are (no client library to tidy them up) and parses the one answer. */
+/**
+ * Sends bytes as they are (no client library to tidy them up) and parses the one answer.
+ * The request must make the server close the connection (Connection: close, or an error):
+ * the socket is not half-closed, as Node drops a request whose client has already sent FIN.
+ */
 export function rawRequest(url: string, bytes: string | Buffer, method = 'GET'): Promise<RawResponse> {
   const { hostname, port } = new URL(url)
   return new Promise((resolve, reject) => {
@@ -46,7 +50,5 @@ export function rawRequest(url: string, bytes: string | Buffer, method = 'GET'):
     socket.on('error', reject)
     socket.on('close', () => resolve(parseResponse(Buffer.concat(chunks), method)))
     socket.write(bytes)
-    // Half-close so that a keep-alive server still answers and then closes.
-    socket.end()
   })
 }
