@@ -63,16 +63,24 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
   })
   registerJsonBodyParser(app)
   let closing = false
+  let sweeper: NodeJS.Timeout | undefined
   app.addHook('preClose', async () => {
     closing = true
+    // Requests in flight at the close finish on keep-alive connections that then go idle;
+    // Fastify closes idle connections only once, so keep closing them until the server is shut.
+    sweeper = setInterval(() => app.server.closeIdleConnections(), 50)
+    sweeper.unref()
+  })
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper)
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close')
   })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
     reply.header('x-content-type-options', 'nosniff')
-    if (closing) {
-      reply.header('connection', 'close')
-      throw new HttpError(503, 'the service is shutting down; retry the request')
-    }
+    if (closing) throw new HttpError(503, 'the service is shutting down; retry the request')
   })
   const metrics = registerMetrics(app)
   store.registerMetrics?.(metrics)

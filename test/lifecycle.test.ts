@@ -56,7 +56,7 @@ for (const kind of STORE_KINDS) {
         const names = new Set((await api.listPlants(writer)).map((plant) => plant.name))
         const lostCreates = [...created].filter((name) => !names.has(name))
         const lostDeletes = [...deleted].filter((name) => names.has(name))
-        console.log(`crash: acknowledged ${created.size} creates and ${deleted.size} deletes, lost ${lostCreates.length + lostDeletes.length}`)
+        console.log(`crash on ${kind}: acknowledged ${created.size + deleted.size}, lost ${lostCreates.length + lostDeletes.length}`)
         assert.deepEqual(lostCreates, [])
         assert.deepEqual(lostDeletes, [])
       } finally {
@@ -113,6 +113,69 @@ for (const kind of STORE_KINDS) {
         await fx.db.drop()
       })
     }
+  })
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`graceful stop under load on ${kind}`, () => {
+    test('SIGTERM while 50 connections write: each request is answered or refused cleanly, and nothing acknowledged is lost', async () => {
+      const fx = await startFixture(kind)
+      const writer = await fx.token('busy')
+      const acknowledged = new Set<string>()
+      const outcomes = { ok: 0, refused503: 0, connectionRefused: 0, other: [] as string[] }
+      let nextId = 1
+      let stopping = false
+      const worker = async () => {
+        for (;;) {
+          const id = nextId++
+          let response: Response
+          try {
+            response = await fetch(`${fx.service.url}/plants`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+              body: `{"id":${id},"name":"busy ${id}"}`,
+            })
+          } catch {
+            // Closed or refused before the request was read: not acknowledged, and the worker stops.
+            outcomes.connectionRefused += 1
+            return
+          }
+          const text = await response.text()
+          if (response.status === 200) {
+            outcomes.ok += 1
+            acknowledged.add(`busy ${id}`)
+          } else if (response.status === 503 && JSON.parse(text).error === 503) {
+            outcomes.refused503 += 1
+            if (stopping) return
+          } else {
+            outcomes.other.push(`${response.status} ${text}`)
+          }
+        }
+      }
+      const workers = Array.from({ length: 50 }, worker)
+      await new Promise((resolve) => setTimeout(resolve, 700))
+      stopping = true
+      const exitCode = await fx.service.stop('SIGTERM')
+      await Promise.all(workers)
+      assert.equal(exitCode, 0)
+      assert.deepEqual(outcomes.other, [], 'only 200, a 503 Error, or a refused connection')
+
+      const restarted = await startService({ DATABASE_URL: fx.db.url })
+      try {
+        const api = await Api.connect(restarted.url)
+        const stored = new Set((await api.listPlants(writer)).map((plant) => plant.name))
+        const lost = [...acknowledged].filter((name) => !stored.has(name))
+        console.log(
+          `graceful stop under load on ${kind}: acknowledged ${acknowledged.size}, refused ${outcomes.refused503} with 503 ` +
+            `and ${outcomes.connectionRefused} at the connection, lost ${lost.length}`,
+        )
+        assert.ok(acknowledged.size > 0)
+        assert.deepEqual(lost, [])
+      } finally {
+        await restarted.stop()
+        await fx.db.drop()
+      }
+    })
   })
 }
 
