@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, openSync, rmSync, rmdirSync, writeSync, closeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { Api } from './helpers/api.js'
+import { type Service, makeToken, startService } from './helpers/service.js'
+
+/** A 4 MiB tmpfs of this test's own, so that "disk full" is real and harms nothing else. */
+function mountSmallDisk(): { path: string; unmount(): void } | string {
+  const path = mkdtempSync(join(tmpdir(), 'plantstore-disk-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', path], { stdio: 'pipe' })
+  } catch (error) {
+    rmdirSync(path)
+    return `cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]}); run as root to include it`
+  }
+  return {
+    path,
+    unmount() {
+      execFileSync('umount', [path])
+      rmdirSync(path)
+    },
+  }
+}
+
+/** Writes zeros until the file system refuses: the disk is now full. */
+function fillDisk(file: string): void {
+  const fd = openSync(file, 'w')
+  const block = Buffer.alloc(64 * 1024)
+  try {
+    for (;;) writeSync(fd, block)
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOSPC') throw error
+  } finally {
+    closeSync(fd)
+  }
+}
+
+const disk = mountSmallDisk()
+
+describe('SQLite on a full disk', { skip: typeof disk === 'string' ? disk : false }, () => {
+  let service: Service
+  let api: Api
+  let token: string
+  const mounted = disk as { path: string; unmount(): void }
+  const url = `sqlite:${join(mounted.path, 'plantstore.db')}`
+
+  before(async () => {
+    service = await startService({ DATABASE_URL: url })
+    api = await Api.connect(service.url)
+    token = await makeToken(url, 'filler')
+  })
+  after(async () => {
+    await service.stop()
+    mounted.unmount()
+  })
+
+  test('writes get a 503 Error and a log line while the disk is full, reads go on, and writes work again once there is room', async () => {
+    assert.equal((await api.createPlant(token, { id: 1, name: 'before' })).status, 200)
+    const filler = join(mounted.path, 'filler')
+    fillDisk(filler)
+    // A few writes, so that one surely needs a new page of the WAL.
+    const during = []
+    for (let id = 2; id < 40; id++) during.push((await api.createPlant(token, { id, name: `during ${id} ${'x'.repeat(190)}` })).status)
+    assert.ok(during.includes(503), `statuses while full: ${during.join(',')}`)
+    assert.deepEqual([...new Set(during)].filter((status) => status !== 200 && status !== 503), [])
+    assert.match(service.stdout(), /SQLITE_FULL/)
+    assert.equal((await api.request('GET', '/plants?limit=1', { token })).status, 200, 'reads still work')
+
+    rmSync(filler)
+    const afterwards = await api.createPlant(token, { id: 100, name: 'after' })
+    assert.equal(afterwards.status, 200, afterwards.text)
+    const names = (await api.listPlants(token)).map((plant) => plant.name)
+    assert.ok(names.includes('before') && names.includes('after'))
+    console.log(`disk full: ${during.filter((status) => status === 503).length} of ${during.length} writes refused with 503, then recovered`)
+  })
+})
