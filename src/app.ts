@@ -4,7 +4,8 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { type Authenticator, OpaqueTokenAuthenticator } from './auth.js'
-import { HttpError, errorBody } from './errors.js'
+import { errorBody } from './errors.js'
+import { registerGracefulClose } from './graceful-close.js'
 import { clientError, frameworkError, methodNotAllowed, sendError } from './http-errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
 import { RequestLogController } from './logging.js'
@@ -51,7 +52,7 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
     },
     // The default is slightly above common load balancer idle timeouts, so the balancer closes first.
     keepAliveTimeout: config.keepAliveTimeoutMs,
-    // Refused in the onRequest hook below instead, so that the answer has the Error shape.
+    // Refused by registerGracefulClose instead, so that the answer has the Error shape.
     return503OnClosing: false,
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
@@ -62,26 +63,11 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
     reply.code(404).send(errorBody(404, `no route for ${request.method} ${request.url.split('?')[0]}`))
   })
   registerJsonBodyParser(app)
-  let closing = false
-  let sweeper: NodeJS.Timeout | undefined
-  app.addHook('preClose', async () => {
-    closing = true
-    // Requests in flight at the close finish on keep-alive connections that then go idle;
-    // Fastify closes idle connections only once, so keep closing them until the server is shut.
-    sweeper = setInterval(() => app.server.closeIdleConnections(), 50)
-    sweeper.unref()
-  })
-  app.addHook('onClose', async () => {
-    clearInterval(sweeper)
-  })
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close')
-  })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
     reply.header('x-content-type-options', 'nosniff')
-    if (closing) throw new HttpError(503, 'the service is shutting down; retry the request')
   })
+  registerGracefulClose(app)
   const metrics = registerMetrics(app)
   store.registerMetrics?.(metrics)
 

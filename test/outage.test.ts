@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import pg from 'pg'
 import { Api } from './helpers/api.js'
-import { POSTGRES_ADMIN_URL, POSTGRES_UNAVAILABLE, type TestDatabase, freshDatabase } from './helpers/databases.js'
+import { POSTGRES_UNAVAILABLE, type TestDatabase, adminQuery, freshDatabase } from './helpers/databases.js'
 import { type Service, makeToken, startService } from './helpers/service.js'
 
 const skip = POSTGRES_UNAVAILABLE === null ? false : `no PostgreSQL server (${POSTGRES_UNAVAILABLE})`
 const TIMEOUT_MS = 1000
-
-async function asOperator(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
 
 interface Outcome {
   status: number
@@ -43,7 +32,7 @@ describe('a PostgreSQL outage under load', { skip }, () => {
     token = await makeToken(db.url, 'survivor')
   })
   after(async () => {
-    await asOperator(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`).catch(() => {})
+    await adminQuery(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`).catch(() => {})
     await service.stop()
     await db.drop()
   })
@@ -78,12 +67,12 @@ describe('a PostgreSQL outage under load', { skip }, () => {
 
     // The outage: the database refuses new connections and every open one is cut.
     phase = 'during'
-    await asOperator(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`)
-    await asOperator(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`)
+    await adminQuery(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`)
+    await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`)
     await new Promise((resolve) => setTimeout(resolve, 1500))
     const readyDuring = await api.request('GET', '/readyz')
 
-    await asOperator(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`)
+    await adminQuery(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`)
     await new Promise((resolve) => setTimeout(resolve, 300))
     phase = 'after'
     await new Promise((resolve) => setTimeout(resolve, 700))

@@ -37,7 +37,8 @@ export interface TestDatabase {
   drop(): Promise<void>
 }
 
-async function adminQuery(sql: string): Promise<void> {
+/** Runs SQL on the PostgreSQL server as its operator (connected to the admin database). */
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
   await client.connect()
   try {

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify'
+import { HttpError } from './errors.js'
+
+/**
+ * Behaviour while the app closes: requests that arrive on open connections get a 503 Error,
+ * every answer closes its connection, and connections that go idle are closed until the
+ * server is shut. (Fastify closes idle connections only once, at the start of the close,
+ * so a request in flight then would leave its keep-alive connection open to the deadline.)
+ */
+export function registerGracefulClose(app: FastifyInstance): void {
+  let closing = false
+  let sweeper: NodeJS.Timeout | undefined
+  app.addHook('preClose', async () => {
+    closing = true
+    sweeper = setInterval(() => app.server.closeIdleConnections(), 50)
+    sweeper.unref()
+  })
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper)
+  })
+  app.addHook('onRequest', async () => {
+    if (closing) throw new HttpError(503, 'the service is shutting down; retry the request')
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close')
+  })
+}
