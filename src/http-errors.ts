@@ -34,7 +34,8 @@ function answerFor(error: FastifyError | Error): Answer {
 /** Every error the app answers goes through here: one shape, and 5xx details only in the log. */
 export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const answer = answerFor(error)
-  if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+  if (error instanceof StoreUnavailableError) request.log.error({ err: error }, error.message)
+  else if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed')
   if (answer.headers) reply.headers(answer.headers)
   return reply.code(answer.statusCode).send(errorBody(answer.statusCode, answer.message))
 }

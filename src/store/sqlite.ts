@@ -26,7 +26,7 @@ const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoke
 function unavailableOr(error: unknown): unknown {
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
-    return new StoreUnavailableError(`database unavailable: ${code}`, { cause: error })
+    return new StoreUnavailableError(`database unavailable: ${code} (${(error as Error).message})`, { cause: error })
   }
   return error
 }
