@@ -89,6 +89,7 @@ export class SqliteStore implements PlantStore {
   private readonly statements
   private pendingWrites: PendingWrite[] = []
   private readonly commitWrites: (writes: PendingWrite[]) => unknown[]
+  private readonly commitWrite: (write: PendingWrite) => unknown
 
   constructor(private readonly db: Database.Database) {
     const plantQueries = (byOwner: boolean, byTag: boolean) => ({
@@ -125,22 +126,13 @@ export class SqliteStore implements PlantStore {
       revokeToken: db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       ping: db.prepare('SELECT 1').pluck(),
     }
-    // Each write in a savepoint of its own, so that one failing write does not undo the others.
-    const writeAlone = db.transaction((write: PendingWrite) => write.work())
-    this.commitWrites = db.transaction((writes: PendingWrite[]) =>
-      writes.map((write) => {
-        try {
-          return { value: writeAlone(write) }
-        } catch (error) {
-          return { error }
-        }
-      }),
-    )
+    this.commitWrites = db.transaction((writes: PendingWrite[]) => writes.map((write) => write.work()))
+    this.commitWrite = db.transaction((write: PendingWrite) => write.work())
   }
 
   /**
    * Group commit: the writes that arrive in one turn of the event loop share one transaction
-   * and so one sync to disk. Each promise settles only after that commit.
+   * and so one sync to disk. Each promise settles only after its write is committed.
    */
   private write<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -152,19 +144,25 @@ export class SqliteStore implements PlantStore {
   private readonly flushWrites = (): void => {
     const writes = this.pendingWrites
     this.pendingWrites = []
-    let outcomes: unknown[]
     try {
-      outcomes = this.commitWrites(writes)
+      const values = this.commitWrites(writes)
+      writes.forEach((write, i) => write.resolve(values[i]))
     } catch (error) {
       const failure = unavailableOr(error)
-      for (const write of writes) write.reject(failure)
-      return
+      if (failure instanceof StoreUnavailableError || writes.length === 1) {
+        for (const write of writes) write.reject(failure)
+        return
+      }
+      // The batch was rolled back because of one of its writes: each again on its own, so
+      // that one bad write does not fail the others.
+      for (const write of writes) {
+        try {
+          write.resolve(this.commitWrite(write))
+        } catch (writeError) {
+          write.reject(unavailableOr(writeError))
+        }
+      }
     }
-    writes.forEach((write, i) => {
-      const outcome = outcomes[i] as { value?: unknown; error?: unknown }
-      if ('error' in outcome) write.reject(unavailableOr(outcome.error))
-      else write.resolve(outcome.value)
-    })
   }
 
   static open(path: string): SqliteStore {
