@@ -14,6 +14,7 @@ import { opsRoutes } from './routes/ops.js'
 import { plantRoutes } from './routes/plants.js'
 import type { Config } from './config.js'
 import type { PlantStore } from './store/store.js'
+import { PATTERN_MEANINGS } from './schemas.js'
 import { createValidatorCompiler } from './validation.js'
 
 export type AppConfig = Pick<Config, 'rateLimit' | 'redisUrl' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>
@@ -57,7 +58,7 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   })
-  app.setValidatorCompiler(createValidatorCompiler())
+  app.setValidatorCompiler(createValidatorCompiler(PATTERN_MEANINGS))
   app.setErrorHandler(sendError)
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody(404, `no route for ${request.method} ${request.url.split('?')[0]}`))

@@ -22,6 +22,16 @@ export const PlantSchema = Type.Object(
   { title: 'Plant' },
 )
 
+// U+0000 is refused because PostgreSQL cannot keep it in text: both stores accept the same names.
+const NAME_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$'
+const TAG_PATTERN = '^[^\\u0000]*$'
+
+/** What a failed `pattern` means, in words: the validator's message would quote the expression. */
+export const PATTERN_MEANINGS: Readonly<Record<string, string>> = {
+  [NAME_PATTERN]: 'must contain a character other than white space, and no U+0000',
+  [TAG_PATTERN]: 'must not contain U+0000',
+}
+
 export const NewPlantSchema = Type.Object(
   {
     id: Type.Unsafe<bigint>(
@@ -30,10 +40,17 @@ export const NewPlantSchema = Type.Object(
     name: Type.String({
       minLength: 1,
       maxLength: 200,
-      pattern: '\\S',
-      description: 'The name of the plant: 1 to 200 characters (Unicode code points), not only white space',
+      pattern: NAME_PATTERN,
+      description:
+        'The name of the plant: 1 to 200 characters (Unicode code points), not only white space, without U+0000',
     }),
-    tag: Type.Optional(Type.String({ maxLength: 100, description: 'Tag to specify the type: 0 to 100 characters' })),
+    tag: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        pattern: TAG_PATTERN,
+        description: 'Tag to specify the type: 0 to 100 characters, without U+0000',
+      }),
+    ),
   },
   { title: 'NewPlant', description: 'Other properties are ignored and not stored' },
 )

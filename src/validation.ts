@@ -1,4 +1,4 @@
-import { Ajv, type AnySchema, type SchemaValidateFunction } from 'ajv'
+import { Ajv, type AnySchema, type ErrorObject, type SchemaValidateFunction } from 'ajv'
 import type { DataValidationCxt } from 'ajv/dist/types/index.js'
 import type { FastifySchemaCompiler } from 'fastify'
 
@@ -52,9 +52,25 @@ function forValidation(schema: unknown, fromText: boolean): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, forValidation(value, fromText)]))
 }
 
-/** One Ajv for every part of the request, with no type coercion: `{"name": 7}` is a 400, not "7". */
-export function createValidatorCompiler(): FastifySchemaCompiler<AnySchema> {
+/**
+ * One Ajv for every part of the request, with no type coercion: `{"name": 7}` is a 400, not "7".
+ * `patternMeanings` words the failure of a `pattern`, which Ajv would state as the expression.
+ */
+export function createValidatorCompiler(patternMeanings: Readonly<Record<string, string>> = {}): FastifySchemaCompiler<AnySchema> {
   const ajv = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: true })
   ajv.addKeyword({ keyword: 'integerLiteral', modifying: true, errors: true, validate: integerLiteral })
-  return ({ schema, httpPart }) => ajv.compile(forValidation(schema, httpPart !== 'body') as AnySchema)
+  const explain = (error: ErrorObject): ErrorObject => {
+    const meaning = error.keyword === 'pattern' ? patternMeanings[error.params.pattern as string] : undefined
+    return meaning === undefined ? error : { ...error, message: meaning }
+  }
+  return ({ schema, httpPart }) => {
+    const validate = ajv.compile(forValidation(schema, httpPart !== 'body') as AnySchema)
+    const check = (data: unknown) => {
+      const valid = validate(data) as boolean
+      check.errors = valid ? null : (validate.errors ?? []).map(explain)
+      return valid
+    }
+    check.errors = null as ErrorObject[] | null
+    return check
+  }
 }

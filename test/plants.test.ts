@@ -94,7 +94,9 @@ for (const kind of STORE_KINDS) {
         ['an id above int64', '{"id":9223372036854775808,"name":"x"}', /id/],
         ['an id below int64', '{"id":-9223372036854775809,"name":"x"}', /id/],
         ['an empty name', '{"id":7,"name":""}', /name/],
-        ['a name of white space only', '{"id":7,"name":" \\t\\n "}', /name/],
+        ['a name of white space only', '{"id":7,"name":" \\t\\n "}', /name must contain a character other than white space/],
+        ['a name with U+0000', '{"id":7,"name":"a\\u0000b"}', /name .*U\+0000/],
+        ['a tag with U+0000', '{"id":7,"name":"x","tag":"\\u0000"}', /tag must not contain U\+0000/],
         ['a name that is a number', '{"id":7,"name":7}', /name/],
         ['a name of 201 characters', `{"id":7,"name":"${'n'.repeat(201)}"}`, /name/],
         ['a tag that is null', '{"id":7,"name":"x","tag":null}', /tag/],
@@ -117,6 +119,23 @@ for (const kind of STORE_KINDS) {
         assert.equal(response.status, 200, response.text)
         assert.deepEqual(response.body, { name, tag })
         assert.equal((await fx.api.createPlant(alice, { id: 106, name: '🌵'.repeat(201) })).status, 400)
+      })
+
+      test('names and tags with quotes, backslashes, control characters and non-ASCII come back exactly, in get and list', async () => {
+        const awkward = [
+          { name: 'say "hi" \\ back\\slash', tag: 'tab\there' },
+          { name: 'line\nbreak\r\u0001\u001f\u007f', tag: '</script>' },
+          { name: 'sep\u2028\u2029 é 中文 🌿', tag: '{"not":"json"}' },
+          { name: '\ufeffbom and \\u0041 as text' },
+        ]
+        const owner = await fx.token('awkward')
+        for (const [i, plant] of awkward.entries()) {
+          const created = await fx.api.createPlant(owner, { id: 4_000 + i, ...plant })
+          assert.equal(created.status, 200, created.text)
+          assert.deepEqual((await fx.api.request('GET', `/plants/${4_000 + i}`, { token: owner })).body, plant)
+        }
+        assert.deepEqual(await fx.api.listPlants(owner), awkward)
+        assert.deepEqual(await fx.api.listPlants(owner, '?limit=1&after=4002'), awkward.slice(3))
       })
 
       test('a wrong or missing content type is a 400', async () => {

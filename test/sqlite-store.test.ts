@@ -28,8 +28,8 @@ describe('the SQLite store\'s group commit, on a real file', () => {
       store.deletePlant(3n, 'grouper'),
     ])
     assert.deepEqual(outcomes, [true, true, false, true, false])
-    const rows = await store.listPlants({ owner: 'grouper', tag: null, after: null, upTo: null }, 10)
-    assert.deepEqual(rows, [{ id: 1n, name: 'plant 1' }])
+    const page = await store.listPlants({ owner: 'grouper', tag: null, after: null, upTo: null }, 10)
+    assert.deepEqual(page, { json: '{"name":"plant 1"}', count: 1, lastId: 1n })
   })
 
   test('a write that fails does not take the others of its batch down with it', async () => {
@@ -41,10 +41,7 @@ describe('the SQLite store\'s group commit, on a real file', () => {
     assert.equal(outcomes[0]?.status, 'fulfilled')
     assert.equal(outcomes[1]?.status, 'rejected')
     assert.equal(outcomes[2]?.status, 'fulfilled')
-    const rows = await store.listPlants({ owner: 'grouper', tag: null, after: 9n, upTo: null }, 10)
-    assert.deepEqual(
-      rows.map((row) => row.id),
-      [10n, 12n],
-    )
+    const page = await store.listPlants({ owner: 'grouper', tag: null, after: 9n, upTo: null }, 10)
+    assert.deepEqual(page, { json: '{"name":"plant 10"},{"name":"plant 12"}', count: 2, lastId: 12n })
   })
 })

@@ -107,7 +107,7 @@ export async function plantRoutes(
         query.limit,
       )
       if (nextAfter !== null) reply.header('link', nextPageLink(query, nextAfter))
-      if (Array.isArray(body)) return body
+      // The store made the JSON text already (Fastify sends a JSON string as it is).
       return reply.type('application/json; charset=utf-8').send(body)
     },
   )

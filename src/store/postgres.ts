@@ -5,7 +5,7 @@ import { StoreUnavailableError } from '../errors.js'
 import type { Scope } from '../tokens.js'
 import { readMigrations } from './migrations.js'
 import { idRange } from './plant-range.js'
-import type { NewPlant, NewToken, Plant, PlantQuery, PlantRow, PlantStore, TokenRecord } from './store.js'
+import { EMPTY_PAGE, type NewPlant, type NewToken, type Plant, type PlantPage, type PlantQuery, type PlantStore, type TokenRecord } from './store.js'
 
 /** Keys of the advisory locks that serialise start-up work across instances. */
 const MIGRATION_LOCK = 7_250_001
@@ -171,16 +171,21 @@ export class PostgresStore implements PlantStore {
     return PLANT_SQL[query.owner === null ? 0 : 1][query.tag === null ? 0 : 1]
   }
 
-  async listPlants(query: PlantQuery, limit: number): Promise<PlantRow[]> {
+  async listPlants(query: PlantQuery, limit: number): Promise<PlantPage> {
     const range = idRange(query)
-    if (range === null || limit <= 0) return []
+    if (range === null || limit <= 0) return EMPTY_PAGE
     const { name, text } = this.sqlFor(query).list
     const result = await this.query<{ id: string; name: string; tag: string | null }>(
       name,
       text,
       this.plantValues(query, range, limit),
     )
-    return result.rows.map((row) => ({ id: BigInt(row.id), ...toPlant(row) }))
+    const last = result.rows.at(-1)
+    return {
+      json: result.rows.map((row) => JSON.stringify(toPlant(row))).join(','),
+      count: result.rows.length,
+      lastId: last === undefined ? null : BigInt(last.id),
+    }
   }
 
   async nthPlantId(query: PlantQuery, n: number): Promise<bigint | null> {

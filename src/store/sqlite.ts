@@ -5,7 +5,7 @@ import { StoreUnavailableError } from '../errors.js'
 import type { Scope } from '../tokens.js'
 import { readMigrations } from './migrations.js'
 import { idRange } from './plant-range.js'
-import type { NewPlant, NewToken, Plant, PlantQuery, PlantRow, PlantStore, TokenRecord } from './store.js'
+import { EMPTY_PAGE, type NewPlant, type NewToken, type Plant, type PlantPage, type PlantQuery, type PlantStore, type TokenRecord } from './store.js'
 
 /** SQLite codes that mean the database cannot serve now (disk, locks, permissions), not a bug. */
 const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)/
@@ -46,6 +46,9 @@ function toTokenRecord(row: TokenRow): TokenRecord {
 function toPlant(row: { name: string; tag: string | null }): Plant {
   return row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag }
 }
+
+/** A plant as the JSON object of the API, made by SQLite: `tag` is left out when it is NULL. */
+const PLANT_JSON = "CASE WHEN tag IS NULL THEN json_object('name', name) ELSE json_object('name', name, 'tag', tag) END"
 
 /** WHERE clause of a plant query, with the range of `idRange`. */
 function plantFilter(byOwner: boolean, byTag: boolean): string {
@@ -93,9 +96,13 @@ export class SqliteStore implements PlantStore {
 
   constructor(private readonly db: Database.Database) {
     const plantQueries = (byOwner: boolean, byTag: boolean) => ({
-      // Rows as arrays: building an object per row costs more than the query itself.
+      // One row with the page's JSON text: a JS value per plant cost more than the query itself.
+      // (CAST: a bare bound LIMIT made SQLite's query measurably slower.)
       list: db
-        .prepare(`SELECT id, name, tag FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT @limit`)
+        .prepare(
+          `SELECT group_concat(plant, ',' ORDER BY id), count(*), max(id) FROM (` +
+            `SELECT id, ${PLANT_JSON} AS plant FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT CAST(@limit AS INTEGER))`,
+        )
         .safeIntegers(true)
         .raw(true),
       nthId: db
@@ -192,16 +199,16 @@ export class SqliteStore implements PlantStore {
     return this.write(() => this.statements.insertPlant.run({ ...plant, createdAt: Date.now() }).changes === 1)
   }
 
-  listPlants(query: PlantQuery, limit: number): Promise<PlantRow[]> {
+  listPlants(query: PlantQuery, limit: number): Promise<PlantPage> {
     return this.run(() => {
       const range = idRange(query)
-      if (range === null || limit <= 0) return []
-      const rows = this.plantQueries(query).list.all({ owner: query.owner, tag: query.tag, ...range, limit }) as [
-        bigint,
-        string,
+      if (range === null || limit <= 0) return EMPTY_PAGE
+      const [json, count, lastId] = this.plantQueries(query).list.get({ owner: query.owner, tag: query.tag, ...range, limit }) as [
         string | null,
-      ][]
-      return rows.map(([id, name, tag]) => (tag === null ? { id, name } : { id, name, tag }))
+        bigint,
+        bigint | null,
+      ]
+      return { json: json ?? '', count: Number(count), lastId }
     })
   }
 

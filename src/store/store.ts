@@ -24,9 +24,16 @@ export interface PlantQuery {
   upTo: bigint | null
 }
 
-export interface PlantRow extends Plant {
-  id: bigint
+/** Plants in ascending id order, already in the JSON form of the API. */
+export interface PlantPage {
+  /** The plants as JSON objects separated by commas, without brackets: '' when there are none. */
+  json: string
+  count: number
+  /** The id of the last plant, null when there are none: where the next page starts. */
+  lastId: bigint | null
 }
+
+export const EMPTY_PAGE: PlantPage = { json: '', count: 0, lastId: null }
 
 export interface TokenRecord {
   id: number
@@ -53,8 +60,11 @@ export interface NewToken {
 export interface PlantStore {
   /** false when a plant with this id already exists, whoever owns it. */
   createPlant(plant: NewPlant): Promise<boolean>
-  /** Plants matching the query in ascending id order, at most `limit` of them. */
-  listPlants(query: PlantQuery, limit: number): Promise<PlantRow[]>
+  /**
+   * Plants matching the query in ascending id order, at most `limit` of them, as JSON text:
+   * a list is sent as it comes from the store, with no object made per plant.
+   */
+  listPlants(query: PlantQuery, limit: number): Promise<PlantPage>
   /** The id of the `n`-th plant (1-based) that `listPlants` would return, or null when there are fewer. */
   nthPlantId(query: PlantQuery, n: number): Promise<bigint | null>
   getPlant(id: bigint, owner: string | null): Promise<Plant | null>
