@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { HttpError } from './errors.js'
 
@@ -7,7 +7,8 @@ import { HttpError } from './errors.js'
 export type RequestLimiter = (request: FastifyRequest) => Promise<void>
 
 /** A Redis client that fails fast while Redis is down rather than queueing commands. */
-function connectRedis(url: string, app: FastifyInstance): Redis {
+async function connectRedis(url: string, app: FastifyInstance): Promise<Redis> {
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, {
     connectTimeout: 1_000,
     maxRetriesPerRequest: 1,
@@ -38,7 +39,7 @@ export async function createRequestLimiter(
   perMinute: number,
   redisUrl: string | null,
 ): Promise<RequestLimiter> {
-  const redis = redisUrl === null ? undefined : connectRedis(redisUrl, app)
+  const redis = redisUrl === null ? undefined : await connectRedis(redisUrl, app)
   await app.register(rateLimit, {
     global: false,
     redis,

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { type Authenticator, type Principal, requireToken, visibleOwner } from '../auth.js'
 import { duplicatePlant, plantNotFound } from '../errors.js'
 import { listPlants } from '../plant-list.js'
-import { createRequestLimiter } from '../rate-limit.js'
 import {
   ListQuery,
   type ListQueryType,
@@ -41,7 +40,8 @@ export async function plantRoutes(
   { store, authenticator, rateLimit, redisUrl }: PlantRoutesOptions,
 ): Promise<void> {
   app.decorateRequest('principal', null)
-  const limit = rateLimit > 0 ? await createRequestLimiter(app, rateLimit, redisUrl) : null
+  // Loaded only when RATE_LIMIT is set: the limiter and its Redis client cost ~20 MB of memory.
+  const limit = rateLimit > 0 ? await (await import('../rate-limit.js')).createRequestLimiter(app, rateLimit, redisUrl) : null
   app.addHook('onRequest', requireToken(authenticator, limit))
 
   app.post<{ Body: NewPlantBody }>(
