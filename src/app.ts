@@ -64,9 +64,11 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
     reply.code(404).send(errorBody(404, `no route for ${request.method} ${request.url.split('?')[0]}`))
   })
   registerJsonBodyParser(app)
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks in callback style: they run on every request, and an async hook costs a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     reply.header('x-content-type-options', 'nosniff')
+    done()
   })
   registerGracefulClose(app)
   const metrics = registerMetrics(app)

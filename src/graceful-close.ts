@@ -18,10 +18,11 @@ export function registerGracefulClose(app: FastifyInstance): void {
   app.addHook('onClose', async () => {
     clearInterval(sweeper)
   })
-  app.addHook('onRequest', async () => {
-    if (closing) throw new HttpError(503, 'the service is shutting down; retry the request')
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new HttpError(503, 'the service is shutting down; retry the request') : undefined)
   })
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close')
+    done(null, payload)
   })
 }

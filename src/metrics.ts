@@ -22,7 +22,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
 
   // One pair of label children per series, looked up by a string key: cheaper than labelling each time.
   const series = new Map<string, { count: () => void; observe: (seconds: number) => void }>()
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids and bad paths must not create new series.
     const route = request.routeOptions.url ?? 'unmatched'
     const key = `${request.method} ${route} ${reply.statusCode}`
@@ -36,6 +36,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
     }
     children.count()
     children.observe(reply.elapsedTime / 1000)
+    done()
   })
   return registry
 }
