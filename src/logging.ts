@@ -25,15 +25,26 @@ export function flushLogs(logger: Logger): Promise<void> {
   return new Promise((resolve) => logger.flush(() => resolve()))
 }
 
+/** The fields of a request's line, flat: nested objects through serializers cost ~8% of a list's throughput. */
+function outcome(request: FastifyRequest, reply: FastifyReply) {
+  return {
+    method: request.method,
+    url: request.url,
+    remoteAddress: request.ip,
+    statusCode: reply.statusCode,
+    responseTime: reply.elapsedTime,
+  }
+}
+
 /** One line a request, when it completes, with the request and the outcome (Fastify writes two). */
 export class RequestLogController extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) {
-      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
+      reply.log.error({ ...outcome(request, reply), err: error }, 'request errored')
     } else {
-      reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+      reply.log.info(outcome(request, reply), 'request completed')
     }
   }
 }

@@ -17,6 +17,35 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(response.body, { status: 'ok' })
     })
 
+    test('each request writes one log line with its id, method, URL, client address, status and time', async () => {
+      const answer = await fx.api.request('GET', '/healthz?probe=log-line', { headers: { 'x-request-id': 'log-line-probe' } })
+      assert.equal(answer.status, 200)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const lines = fx.service
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('log-line-probe'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+      assert.equal(lines.length, 1)
+      assert.deepEqual(
+        { ...lines[0], time: undefined, pid: undefined, hostname: undefined, responseTime: undefined },
+        {
+          level: 30,
+          reqId: 'log-line-probe',
+          method: 'GET',
+          url: '/healthz?probe=log-line',
+          remoteAddress: '127.0.0.1',
+          statusCode: 200,
+          msg: 'request completed',
+          time: undefined,
+          pid: undefined,
+          hostname: undefined,
+          responseTime: undefined,
+        },
+      )
+      assert.equal(typeof lines[0]?.responseTime, 'number')
+    })
+
     test('GET /readyz answers 200 when the database answers', async () => {
       const response = await fx.api.request('GET', '/readyz')
       assert.equal(response.status, 200)
