@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 
 export interface PostgresConfig {
   kind: 'postgres'
@@ -26,6 +27,8 @@ export interface Config {
   requestTimeoutMs: number
   /** An idle keep-alive connection is closed after this time. */
   keepAliveTimeoutMs: number
+  /** Processes serving the port (node:cluster); 1 = this process alone. */
+  workers: number
 }
 
 export class ConfigError extends Error {}
@@ -78,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: parseRedisUrl(env.REDIS_URL),
     requestTimeoutMs: integerIn('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS || '30000', 100, 3_600_000),
     keepAliveTimeoutMs: integerIn('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS || '72000', 100, 3_600_000),
+    workers: env.WORKERS === 'auto' ? availableParallelism() : integerIn('WORKERS', env.WORKERS || '1', 1, 256),
   }
 }
 

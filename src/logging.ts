@@ -13,7 +13,9 @@ export function createLogger(level: string): Logger {
       // Request headers are never logged: the Authorization header carries a secret.
       serializers: { req: requestSummary },
     },
-    pino.destination({ dest: 1, sync: false }),
+    // Writes of at most 4 KiB of whole lines are atomic on a pipe, so the lines of several
+    // workers sharing standard output never interleave.
+    pino.destination({ dest: 1, sync: false, maxWrite: 4096 }),
   )
 }
 

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { buildApp } from './app.js'
@@ -6,6 +7,7 @@ import { createLogger, flushLogs } from './logging.js'
 import { openStore } from './store/open.js'
 import type { PlantStore } from './store/store.js'
 import { SCOPES, generateToken, hashToken } from './tokens.js'
+import { superviseWorkers } from './workers.js'
 
 /** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
 const SHUTDOWN_DEADLINE_MS = 9_000
@@ -44,21 +46,33 @@ function closeOnSignals(app: FastifyInstance, store: PlantStore, logger: Logger)
       .then(() => store.close())
       .then(() => logger.info('closed'))
       .then(() => flushLogs(logger))
+      // A worker's channel to its primary would keep the process alive.
+      .then(() => cluster.isWorker && process.disconnect())
       .catch((error: unknown) => {
         logger.error({ err: error }, 'error while closing')
         process.exitCode = 1
       })
   }
-  process.once('SIGTERM', close)
-  process.once('SIGINT', close)
+  // `on`, not `once`: a worker may get the signal twice (from its primary and from the terminal).
+  process.on('SIGTERM', close)
+  process.on('SIGINT', close)
 }
+
+const showToken = (text: string) => process.stderr.write(text)
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel)
+  if (config.workers > 1 && cluster.isPrimary) {
+    // Migrations and the first-start token, once, before any worker opens the database.
+    return superviseWorkers(config.workers, logger, async () => {
+      const store = await openStore(config.database)
+      await createFirstToken(store, showToken).finally(() => store.close())
+    })
+  }
   const store = await openStore(config.database, (error) =>
     logger.warn({ err: error }, 'a database connection was closed; the pool will open a new one'),
   )
-  await createFirstToken(store, (text) => process.stderr.write(text))
+  if (!cluster.isWorker) await createFirstToken(store, showToken)
   const app = await buildApp({ store, logger, config })
   closeOnSignals(app, store, logger)
   await app.listen({ port: config.port, host: config.host })

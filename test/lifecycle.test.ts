@@ -186,6 +186,8 @@ describe('configuration', () => {
     ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/plants' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['RATE_LIMIT', { RATE_LIMIT: '-5' }],
+    ['WORKERS', { WORKERS: '0' }],
+    ['WORKERS', { WORKERS: 'many' }],
   ]
   for (const [variable, env] of badSettings) {
     test(`${variable}=${Object.values(env)[0]} stops serve with a non-zero exit and one line naming ${variable}`, async () => {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
+import { metricsExposition } from '../cluster-metrics.js'
 import { errorResponses } from '../schemas.js'
 import type { PlantStore } from '../store/store.js'
 
@@ -14,6 +15,7 @@ const tags = ['operations']
 
 /** Routes that need no token: liveness, readiness, metrics and the API document. */
 export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRoutesOptions): Promise<void> {
+  const exposition = metricsExposition(metrics)
   app.get(
     '/healthz',
     {
@@ -53,7 +55,7 @@ export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRou
     },
     async (_request, reply) => {
       reply.type(metrics.contentType)
-      return metrics.metrics()
+      return exposition()
     },
   )
 

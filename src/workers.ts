@@ -1,0 +1,55 @@
+import cluster, { type Worker } from 'node:cluster'
+import type { Logger } from 'pino'
+import { answerMetricsRequests } from './cluster-metrics.js'
+import { flushLogs } from './logging.js'
+
+/**
+ * The primary process of WORKERS > 1: it prepares the database once, starts the workers (each a
+ * whole service on the shared port), replaces a worker that dies, and on SIGTERM or SIGINT
+ * stops them all gracefully and exits with 1 if any of them failed to.
+ */
+export async function superviseWorkers(count: number, logger: Logger, prepare: () => Promise<void>): Promise<void> {
+  await prepare()
+  answerMetricsRequests()
+  const everListened = new WeakSet<Worker>()
+  let stopping = false
+  let failed = false
+
+  const start = () => cluster.fork().once('listening', function (this: Worker) {
+    everListened.add(this)
+  })
+  const running = () => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined)
+  const finish = () => {
+    logger.info('closed')
+    if (failed) process.exitCode = 1
+    void flushLogs(logger)
+  }
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'closing: stopping the workers')
+    const workers = running()
+    for (const worker of workers) worker.process.kill('SIGTERM')
+    if (workers.length === 0) finish()
+  }
+
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (code !== 0) failed = true
+      if (running().length === 0) finish()
+      return
+    }
+    if (!everListened.has(worker)) {
+      logger.error({ pid: worker.process.pid, code, signal }, 'a worker failed to start; stopping the others')
+      failed = true
+      stop('SIGTERM')
+      return
+    }
+    logger.error({ pid: worker.process.pid, code, signal }, 'a worker exited; starting another')
+    start()
+  })
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+  for (let i = 0; i < count; i++) start()
+  logger.info({ workers: count }, 'started the workers')
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { STORE_KINDS } from './helpers/databases.js'
+import { type Fixture, startFixture } from './helpers/fixture.js'
+
+interface LogLine {
+  pid: number
+  msg: string
+  reqId?: string
+}
+
+const logLines = (fx: Fixture): LogLine[] =>
+  fx.service
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine)
+
+const listeningPids = (fx: Fixture): number[] =>
+  logLines(fx)
+    .filter((line) => line.msg.startsWith('Server listening'))
+    .map((line) => line.pid)
+
+async function waitFor(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`WORKERS=2 on ${kind}`, () => {
+    let fx: Fixture
+    before(async () => {
+      fx = await startFixture(kind, { WORKERS: '2' })
+      await waitFor('two workers listening', () => listeningPids(fx).length === 2)
+    })
+    after(() => fx.close())
+
+    test('two worker processes share the port, and the first-start token is printed once', async () => {
+      const workers = new Set(listeningPids(fx))
+      assert.equal(workers.size, 2)
+      assert.ok(!workers.has(fx.service.process.pid as number), 'the workers are not the primary')
+      assert.equal(fx.service.stderr().match(/pst_/g)?.length, 1, fx.service.stderr())
+    })
+
+    test('a plant created through one worker is seen through every worker', async () => {
+      assert.equal((await fx.api.createPlant(fx.adminToken, { id: 1, name: 'shared' })).status, 200)
+      for (let i = 0; i < 20; i++) {
+        const answer = await fx.api.request('GET', '/plants', { token: fx.adminToken, headers: { connection: 'close', 'x-request-id': `seen-${i}` } })
+        assert.deepEqual(answer.body, [{ name: 'shared' }])
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const servedBy = new Set(logLines(fx).filter((line) => line.reqId?.startsWith('seen-')).map((line) => line.pid))
+      assert.equal(servedBy.size, 2, 'both workers answered')
+    })
+
+    test('GET /metrics counts the requests of every worker, whichever answers', async () => {
+      const count = async () => {
+        const text = (await fx.api.request<string>('GET', '/metrics', { headers: { connection: 'close' } })).body
+        const match = /^http_requests_total\{method="GET",route="\/healthz",status_code="200"\} ([0-9]+)$/m.exec(text)
+        return Number(match?.[1] ?? 0)
+      }
+      const before = await count()
+      for (let i = 0; i < 10; i++) await fx.api.request('GET', '/healthz', { headers: { connection: 'close' } })
+      assert.equal((await count()) - before, 10)
+    })
+
+    test('a worker that dies is replaced, and the service keeps answering', async () => {
+      const [victim] = listeningPids(fx)
+      process.kill(victim as number, 'SIGKILL')
+      await waitFor('a replacement worker', () => listeningPids(fx).length === 3)
+      for (let i = 0; i < 10; i++) {
+        assert.equal((await fx.api.request('GET', '/healthz', { headers: { connection: 'close' } })).status, 200)
+      }
+    })
+
+    test('SIGTERM to the primary stops every worker, and the primary exits with 0', async () => {
+      const workers = listeningPids(fx)
+      const started = Date.now()
+      assert.equal(await fx.service.stop('SIGTERM'), 0)
+      assert.ok(Date.now() - started < 10_000)
+      for (const pid of workers) assert.throws(() => process.kill(pid, 0), /ESRCH/, `worker ${pid} has exited`)
+    })
+  })
+}
