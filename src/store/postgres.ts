@@ -64,7 +64,15 @@ function plantSql(byOwner: boolean, byTag: boolean) {
   if (byTag) filters.push(`tag = $${filters.length + 3}`)
   const where = filters.join(' AND ')
   return {
-    list: { name: `list_plants${variant}`, text: `SELECT id, name, tag FROM plants WHERE ${where} ORDER BY id LIMIT $3` },
+    // One row with the page's JSON text (no object per plant in the driver or here); the
+    // object is written out by hand, as json_build_object would put spaces around colons.
+    list: {
+      name: `list_plants${variant}`,
+      text:
+        `SELECT string_agg(plant, ',' ORDER BY id) AS json, count(*)::int AS count, max(id)::text AS last_id FROM (` +
+        `SELECT id, '{"name":' || to_json(name)::text || CASE WHEN tag IS NULL THEN '}' ELSE ',"tag":' || to_json(tag)::text || '}' END AS plant ` +
+        `FROM plants WHERE ${where} ORDER BY id LIMIT $3) AS page`,
+    },
     nthId: { name: `nth_plant_id${variant}`, text: `SELECT id FROM plants WHERE ${where} ORDER BY id LIMIT 1 OFFSET $3` },
   }
 }
@@ -175,17 +183,14 @@ export class PostgresStore implements PlantStore {
     const range = idRange(query)
     if (range === null || limit <= 0) return EMPTY_PAGE
     const { name, text } = this.sqlFor(query).list
-    const result = await this.query<{ id: string; name: string; tag: string | null }>(
+    const result = await this.query<{ json: string | null; count: number; last_id: string | null }>(
       name,
       text,
       this.plantValues(query, range, limit),
     )
-    const last = result.rows.at(-1)
-    return {
-      json: result.rows.map((row) => JSON.stringify(toPlant(row))).join(','),
-      count: result.rows.length,
-      lastId: last === undefined ? null : BigInt(last.id),
-    }
+    const page = result.rows[0]
+    if (page === undefined || page.count === 0) return EMPTY_PAGE
+    return { json: page.json ?? '', count: page.count, lastId: page.last_id === null ? null : BigInt(page.last_id) }
   }
 
   async nthPlantId(query: PlantQuery, n: number): Promise<bigint | null> {

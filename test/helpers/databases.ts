@@ -107,6 +107,8 @@ export async function seedPlants(
         plants.owner,
       ])
     }
+    // As after any bulk load: without fresh statistics the planner may sort a whole owner's rows.
+    await client.query('ANALYZE plants')
   } finally {
     await client.end()
   }
