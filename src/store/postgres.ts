@@ -82,8 +82,15 @@ const PLANT_SQL = [
   [plantSql(true, false), plantSql(true, true)],
 ] as const
 
+interface PendingCreate {
+  plant: NewPlant
+  resolve: (created: boolean) => void
+  reject: (error: unknown) => void
+}
+
 export class PostgresStore implements PlantStore {
   private queryDuration: Histogram<'operation'> | null = null
+  private pendingCreates: PendingCreate[] = []
 
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -159,13 +166,71 @@ export class PostgresStore implements PlantStore {
     }
   }
 
-  async createPlant(plant: NewPlant): Promise<boolean> {
+  /**
+   * Creates that arrive in one turn of the event loop go to the server as one INSERT: one
+   * round trip, one plan and one commit for all of them. Each promise settles once its row
+   * is committed, as for a create alone.
+   */
+  createPlant(plant: NewPlant): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.pendingCreates.push({ plant, resolve, reject })
+      if (this.pendingCreates.length === 1) setImmediate(this.flushCreates)
+    })
+  }
+
+  private readonly flushCreates = (): void => {
+    const batch = this.pendingCreates
+    this.pendingCreates = []
+    if (batch.length === 0) return
+    if (batch.length === 1) {
+      const [only] = batch as [PendingCreate]
+      this.createOne(only.plant).then(only.resolve, only.reject)
+      return
+    }
+    void this.createMany(batch)
+  }
+
+  private async createOne(plant: NewPlant): Promise<boolean> {
     const result = await this.query(
       'create_plant',
       'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
       [String(plant.id), plant.owner, plant.name, plant.tag],
     )
     return result.rowCount === 1
+  }
+
+  private async createMany(batch: PendingCreate[]): Promise<void> {
+    // Of two creates of one id in a batch, the first is tried and the second is a duplicate
+    // of it, whatever happens to the first: they were concurrent, so either order is true.
+    const firsts = new Map<string, PendingCreate>()
+    for (const pending of batch) {
+      const id = String(pending.plant.id)
+      if (firsts.has(id)) pending.resolve(false)
+      else firsts.set(id, pending)
+    }
+    const tried = [...firsts.values()]
+    try {
+      const result = await this.query<{ id: string }>(
+        'create_plants',
+        'INSERT INTO plants (id, owner, name, tag) SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[]) ' +
+          'ON CONFLICT (id) DO NOTHING RETURNING id',
+        [
+          tried.map((pending) => String(pending.plant.id)),
+          tried.map((pending) => pending.plant.owner),
+          tried.map((pending) => pending.plant.name),
+          tried.map((pending) => pending.plant.tag),
+        ],
+      )
+      const created = new Set(result.rows.map((row) => row.id))
+      for (const [id, pending] of firsts) pending.resolve(created.has(id))
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) {
+        for (const pending of tried) pending.reject(error)
+        return
+      }
+      // The statement failed because of one of its rows: each create again on its own.
+      for (const pending of tried) this.createOne(pending.plant).then(pending.resolve, pending.reject)
+    }
   }
 
   private plantValues(query: PlantQuery, range: { from: bigint; to: bigint }, count: number): unknown[] {
@@ -297,6 +362,9 @@ export class PostgresStore implements PlantStore {
   }
 
   async close(): Promise<void> {
+    const batch = this.pendingCreates
+    this.pendingCreates = []
+    if (batch.length > 0) await this.createMany(batch)
     await this.pool.end()
   }
 }

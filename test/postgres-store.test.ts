@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { Registry } from 'prom-client'
+import { PostgresStore } from '../src/store/postgres.js'
+import type { NewPlant } from '../src/store/store.js'
+import { STORE_KINDS, type TestDatabase, freshDatabase } from './helpers/databases.js'
+
+const plant = (id: number, name: string | null = `plant ${id}`): NewPlant =>
+  ({ id: BigInt(id), owner: 'batcher', name, tag: null }) as NewPlant
+
+const everyPlant = { owner: 'batcher', tag: null, after: null, upTo: null }
+
+for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
+  describe(`the ${kind} store's batched creates, on a real server`, () => {
+    let db: TestDatabase
+    let store: PostgresStore
+    const metrics = new Registry()
+    before(async () => {
+      db = await freshDatabase(kind)
+      store = await PostgresStore.open({ kind, url: db.url, poolMax: 4, statementTimeoutMs: 5000, connectTimeoutMs: 5000 })
+      store.registerMetrics(metrics)
+    })
+    after(async () => {
+      await store.close()
+      await db.drop()
+    })
+
+    const statements = async (operation: string) => {
+      const text = await metrics.metrics()
+      const match = new RegExp(`^db_query_duration_seconds_count\\{operation="${operation}"\\} ([0-9]+)$`, 'm').exec(text)
+      return Number(match?.[1] ?? 0)
+    }
+
+    test('creates of one turn are one INSERT; each learns its own outcome, and the later of two equal ids loses', async () => {
+      const outcomes = await Promise.all([
+        store.createPlant(plant(1)),
+        store.createPlant(plant(2)),
+        store.createPlant(plant(1, 'second of id 1')),
+        store.createPlant(plant(3)),
+      ])
+      assert.deepEqual(outcomes, [true, true, false, true])
+      assert.equal(await statements('create_plants'), 1)
+      assert.equal(await statements('create_plant'), 0)
+      const page = await store.listPlants(everyPlant, 10)
+      assert.equal(page.json, '{"name":"plant 1"},{"name":"plant 2"},{"name":"plant 3"}')
+    })
+
+    test('an id that exists already is refused in a batch too', async () => {
+      assert.deepEqual(await Promise.all([store.createPlant(plant(2, 'again')), store.createPlant(plant(4))]), [false, true])
+      assert.equal((await store.listPlants({ ...everyPlant, after: 1n }, 1)).json, '{"name":"plant 2"}')
+    })
+
+    test('a create that fails does not take the others of its batch down with it', async () => {
+      const outcomes = await Promise.allSettled([
+        store.createPlant(plant(10)),
+        store.createPlant(plant(11, null)),
+        store.createPlant(plant(12)),
+      ])
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      )
+      assert.equal((await store.listPlants({ ...everyPlant, after: 9n }, 10)).json, '{"name":"plant 10"},{"name":"plant 12"}')
+    })
+  })
+}
