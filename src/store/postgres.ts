@@ -200,12 +200,13 @@ export class PostgresStore implements PlantStore {
   }
 
   private async createMany(batch: PendingCreate[]): Promise<void> {
-    // Of two creates of one id in a batch, the first is tried and the second is a duplicate
-    // of it, whatever happens to the first: they were concurrent, so either order is true.
+    // One row per id in the statement; a later create of an id in the batch is tried on its own
+    // once the first has settled, so that it sees the first's outcome.
     const firsts = new Map<string, PendingCreate>()
+    const later: PendingCreate[] = []
     for (const pending of batch) {
       const id = String(pending.plant.id)
-      if (firsts.has(id)) pending.resolve(false)
+      if (firsts.has(id)) later.push(pending)
       else firsts.set(id, pending)
     }
     const tried = [...firsts.values()]
@@ -225,12 +226,13 @@ export class PostgresStore implements PlantStore {
       for (const [id, pending] of firsts) pending.resolve(created.has(id))
     } catch (error) {
       if (error instanceof StoreUnavailableError) {
-        for (const pending of tried) pending.reject(error)
+        for (const pending of batch) pending.reject(error)
         return
       }
       // The statement failed because of one of its rows: each create again on its own.
-      for (const pending of tried) this.createOne(pending.plant).then(pending.resolve, pending.reject)
+      await Promise.all(tried.map((pending) => this.createOne(pending.plant).then(pending.resolve, pending.reject)))
     }
+    for (const pending of later) this.createOne(pending.plant).then(pending.resolve, pending.reject)
   }
 
   private plantValues(query: PlantQuery, range: { from: bigint; to: bigint }, count: number): unknown[] {
