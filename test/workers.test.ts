@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import { STORE_KINDS } from './helpers/databases.js'
+import { STORE_KINDS, freshDatabase } from './helpers/databases.js'
 import { type Fixture, startFixture } from './helpers/fixture.js'
+import { runCli } from './helpers/service.js'
 
 interface LogLine {
   pid: number
@@ -85,3 +88,21 @@ for (const kind of STORE_KINDS) {
     })
   })
 }
+
+test('WORKERS=2 on a port that is taken exits non-zero, saying so, instead of hanging', async () => {
+  const squatter = createServer().listen(0, '127.0.0.1')
+  await once(squatter, 'listening')
+  const db = await freshDatabase('sqlite')
+  try {
+    const port = String((squatter.address() as { port: number }).port)
+    const started = Date.now()
+    const result = await runCli(['serve'], { WORKERS: '2', PORT: port, HOST: '127.0.0.1', DATABASE_URL: db.url })
+    assert.notEqual(result.code, 0)
+    assert.ok(Date.now() - started < 20_000)
+    assert.match(result.stderr, /EADDRINUSE/)
+    assert.match(result.stdout, /a worker failed to start/)
+  } finally {
+    squatter.close()
+    await db.drop()
+  }
+})
