@@ -11,7 +11,7 @@ const plant = (id: number, name: string | null = `plant ${id}`): NewPlant =>
 const everyPlant = { owner: 'batcher', tag: null, after: null, upTo: null }
 
 for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
-  describe(`the ${kind} store's batched creates, on a real server`, () => {
+  describe(`the ${kind} store's batched writes, on a real server`, () => {
     let db: TestDatabase
     let store: PostgresStore
     const metrics = new Registry()
@@ -50,6 +50,21 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
       assert.equal((await store.listPlants({ ...everyPlant, after: 1n }, 1)).json, '{"name":"plant 2"}')
     })
 
+    test('deletes of one turn are one DELETE that keeps to each owner, and the later of two on one id finds it gone', async () => {
+      await Promise.all([20, 21, 22, 23].map((id) => store.createPlant(plant(id))))
+      const before = await statements('delete_plants')
+      const outcomes = await Promise.all([
+        store.deletePlant(20n, 'batcher'),
+        store.deletePlant(21n, 'someone else'),
+        store.deletePlant(22n, null),
+        store.deletePlant(20n, 'batcher'),
+        store.deletePlant(99n, 'batcher'),
+      ])
+      assert.deepEqual(outcomes, [true, false, true, false, false])
+      assert.equal((await statements('delete_plants')) - before, 1)
+      assert.equal((await store.listPlants({ ...everyPlant, after: 19n, upTo: 29n }, 10)).json, '{"name":"plant 21"},{"name":"plant 23"}')
+    })
+
     test('a create that fails does not take the others of its batch down with it', async () => {
       const outcomes = await Promise.allSettled([
         store.createPlant(plant(10)),
@@ -60,7 +75,7 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
         outcomes.map((outcome) => outcome.status),
         ['fulfilled', 'rejected', 'fulfilled'],
       )
-      assert.equal((await store.listPlants({ ...everyPlant, after: 9n }, 10)).json, '{"name":"plant 10"},{"name":"plant 12"}')
+      assert.equal((await store.listPlants({ ...everyPlant, after: 9n, upTo: 19n }, 10)).json, '{"name":"plant 10"},{"name":"plant 12"}')
     })
   })
 }

@@ -5,6 +5,7 @@ import { StoreUnavailableError } from '../errors.js'
 import type { Scope } from '../tokens.js'
 import { readMigrations } from './migrations.js'
 import { idRange } from './plant-range.js'
+import { TurnBatch } from './turn-batch.js'
 import { EMPTY_PAGE, type NewPlant, type NewToken, type Plant, type PlantPage, type PlantQuery, type PlantStore, type TokenRecord } from './store.js'
 
 /** Keys of the advisory locks that serialise start-up work across instances. */
@@ -82,15 +83,8 @@ const PLANT_SQL = [
   [plantSql(true, false), plantSql(true, true)],
 ] as const
 
-interface PendingCreate {
-  plant: NewPlant
-  resolve: (created: boolean) => void
-  reject: (error: unknown) => void
-}
-
 export class PostgresStore implements PlantStore {
   private queryDuration: Histogram<'operation'> | null = null
-  private pendingCreates: PendingCreate[] = []
 
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -166,73 +160,49 @@ export class PostgresStore implements PlantStore {
     }
   }
 
-  /**
-   * Creates that arrive in one turn of the event loop go to the server as one INSERT: one
-   * round trip, one plan and one commit for all of them. Each promise settles once its row
-   * is committed, as for a create alone.
-   */
-  createPlant(plant: NewPlant): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.pendingCreates.push({ plant, resolve, reject })
-      if (this.pendingCreates.length === 1) setImmediate(this.flushCreates)
-    })
-  }
-
-  private readonly flushCreates = (): void => {
-    const batch = this.pendingCreates
-    this.pendingCreates = []
-    if (batch.length === 0) return
-    if (batch.length === 1) {
-      const [only] = batch as [PendingCreate]
-      this.createOne(only.plant).then(only.resolve, only.reject)
-      return
-    }
-    void this.createMany(batch)
-  }
-
-  private async createOne(plant: NewPlant): Promise<boolean> {
-    const result = await this.query(
-      'create_plant',
-      'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
-      [String(plant.id), plant.owner, plant.name, plant.tag],
-    )
-    return result.rowCount === 1
-  }
-
-  private async createMany(batch: PendingCreate[]): Promise<void> {
-    // One row per id in the statement; a later create of an id in the batch is tried on its own
-    // once the first has settled, so that it sees the first's outcome.
-    const firsts = new Map<string, PendingCreate>()
-    const later: PendingCreate[] = []
-    for (const pending of batch) {
-      const id = String(pending.plant.id)
-      if (firsts.has(id)) later.push(pending)
-      else firsts.set(id, pending)
-    }
-    const tried = [...firsts.values()]
-    try {
+  // The creates, and the deletes, of one turn of the event loop go to the server as one
+  // statement each: one round trip, one plan and one commit for all of them.
+  private readonly creates = new TurnBatch<NewPlant>(
+    async (plants) => {
       const result = await this.query<{ id: string }>(
         'create_plants',
         'INSERT INTO plants (id, owner, name, tag) SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[]) ' +
           'ON CONFLICT (id) DO NOTHING RETURNING id',
-        [
-          tried.map((pending) => String(pending.plant.id)),
-          tried.map((pending) => pending.plant.owner),
-          tried.map((pending) => pending.plant.name),
-          tried.map((pending) => pending.plant.tag),
-        ],
+        [plants.map((plant) => String(plant.id)), plants.map((plant) => plant.owner), plants.map((plant) => plant.name), plants.map((plant) => plant.tag)],
       )
-      const created = new Set(result.rows.map((row) => row.id))
-      for (const [id, pending] of firsts) pending.resolve(created.has(id))
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) {
-        for (const pending of batch) pending.reject(error)
-        return
-      }
-      // The statement failed because of one of its rows: each create again on its own.
-      await Promise.all(tried.map((pending) => this.createOne(pending.plant).then(pending.resolve, pending.reject)))
-    }
-    for (const pending of later) this.createOne(pending.plant).then(pending.resolve, pending.reject)
+      return new Set(result.rows.map((row) => row.id))
+    },
+    async (plant) => {
+      const result = await this.query(
+        'create_plant',
+        'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+        [String(plant.id), plant.owner, plant.name, plant.tag],
+      )
+      return result.rowCount === 1
+    },
+  )
+
+  private readonly deletes = new TurnBatch<{ id: bigint; owner: string | null }>(
+    async (targets) => {
+      const result = await this.query<{ id: string }>(
+        'delete_plants',
+        'DELETE FROM plants AS p USING unnest($1::int8[], $2::text[]) AS d (id, owner) ' +
+          'WHERE p.id = d.id AND (d.owner IS NULL OR p.owner = d.owner) RETURNING p.id',
+        [targets.map((target) => String(target.id)), targets.map((target) => target.owner)],
+      )
+      return new Set(result.rows.map((row) => row.id))
+    },
+    async ({ id, owner }) => {
+      const result =
+        owner === null
+          ? await this.query('delete_plant', 'DELETE FROM plants WHERE id = $1', [String(id)])
+          : await this.query('delete_own_plant', 'DELETE FROM plants WHERE id = $1 AND owner = $2', [String(id), owner])
+      return result.rowCount === 1
+    },
+  )
+
+  createPlant(plant: NewPlant): Promise<boolean> {
+    return this.creates.add(plant)
   }
 
   private plantValues(query: PlantQuery, range: { from: bigint; to: bigint }, count: number): unknown[] {
@@ -282,12 +252,8 @@ export class PostgresStore implements PlantStore {
     return row === undefined ? null : toPlant(row)
   }
 
-  async deletePlant(id: bigint, owner: string | null): Promise<boolean> {
-    const result =
-      owner === null
-        ? await this.query('delete_plant', 'DELETE FROM plants WHERE id = $1', [String(id)])
-        : await this.query('delete_own_plant', 'DELETE FROM plants WHERE id = $1 AND owner = $2', [String(id), owner])
-    return result.rowCount === 1
+  deletePlant(id: bigint, owner: string | null): Promise<boolean> {
+    return this.deletes.add({ id, owner })
   }
 
   private tokenValues(token: NewToken): unknown[] {
@@ -364,9 +330,7 @@ export class PostgresStore implements PlantStore {
   }
 
   async close(): Promise<void> {
-    const batch = this.pendingCreates
-    this.pendingCreates = []
-    if (batch.length > 0) await this.createMany(batch)
+    await Promise.all([this.creates.flush(), this.deletes.flush()])
     await this.pool.end()
   }
 }
