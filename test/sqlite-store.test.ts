@@ -45,3 +45,48 @@ describe('the SQLite store\'s group commit, on a real file', () => {
     assert.deepEqual(page, { json: '{"name":"plant 10"},{"name":"plant 12"}', count: 2, lastId: 12n })
   })
 })
+
+describe('the SQLite store\'s page cache', () => {
+  const folder = tempFolder()
+  const path = join(folder.path, 'cache.db')
+  let store: SqliteStore
+  /** A second connection to the same file, as another worker process has. */
+  let other: SqliteStore
+  before(() => {
+    store = SqliteStore.open(path)
+    other = SqliteStore.open(path)
+  })
+  after(async () => {
+    await Promise.all([store.close(), other.close()])
+    folder.remove()
+  })
+
+  const firstPage = (owner: string, s = store) => s.listPlants({ owner, tag: null, after: null, upTo: null }, 20)
+  const newPlant = (id: number, owner: string): NewPlant => ({ id: BigInt(id), owner, name: `plant ${id}`, tag: null })
+
+  test('a page read again after this store\'s own create and delete shows them', async () => {
+    assert.equal((await firstPage('own')).count, 0)
+    assert.equal(await store.createPlant(newPlant(100, 'own')), true)
+    assert.deepEqual(await firstPage('own'), { json: '{"name":"plant 100"}', count: 1, lastId: 100n })
+    assert.equal(await store.deletePlant(100n, 'own'), true)
+    assert.equal((await firstPage('own')).count, 0)
+  })
+
+  test('a page read again after another connection commits shows the commit', async () => {
+    assert.equal((await firstPage('shared')).count, 0)
+    assert.equal((await firstPage('shared')).count, 0)
+    assert.equal(await other.createPlant(newPlant(200, 'shared')), true)
+    assert.deepEqual(await firstPage('shared'), { json: '{"name":"plant 200"}', count: 1, lastId: 200n })
+    assert.equal(await other.deletePlant(200n, 'shared'), true)
+    assert.equal((await firstPage('shared')).count, 0)
+  })
+
+  test('owners whose names and tags could run together each get their own page', async () => {
+    await store.createPlant({ id: 300n, owner: 'a|b', name: 'of a|b', tag: null })
+    await store.createPlant({ id: 301n, owner: 'a', name: 'of a, tagged b', tag: 'b' })
+    const ofAB = await store.listPlants({ owner: 'a|b', tag: null, after: null, upTo: null }, 20)
+    const ofATaggedB = await store.listPlants({ owner: 'a', tag: 'b', after: null, upTo: null }, 20)
+    assert.equal(ofAB.json, '{"name":"of a|b"}')
+    assert.equal(ofATaggedB.json, '{"name":"of a, tagged b","tag":"b"}')
+  })
+})

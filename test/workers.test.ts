@@ -59,6 +59,21 @@ for (const kind of STORE_KINDS) {
       assert.equal(servedBy.size, 2, 'both workers answered')
     })
 
+    test('a page a worker has read is not served again once another worker has changed it', async () => {
+      const listThroughEveryWorker = async (tag: string, expected: unknown) => {
+        for (let i = 0; i < 20; i++) {
+          const answer = await fx.api.request('GET', '/plants?limit=20', { token: fx.adminToken, headers: { connection: 'close', 'x-request-id': `${tag}-${i}` } })
+          assert.deepEqual(answer.body, expected)
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        const servedBy = new Set(logLines(fx).filter((line) => line.reqId?.startsWith(`${tag}-`)).map((line) => line.pid))
+        assert.equal(servedBy.size, 2, 'both workers answered')
+      }
+      await listThroughEveryWorker('cached', [{ name: 'shared' }])
+      assert.equal((await fx.api.request('DELETE', '/plants/1', { token: fx.adminToken })).status, 204)
+      await listThroughEveryWorker('after-delete', [])
+    })
+
     test('GET /metrics counts the requests of every worker, whichever answers', async () => {
       const count = async () => {
         const text = (await fx.api.request<string>('GET', '/metrics', { headers: { connection: 'close' } })).body

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3'
 import { StoreUnavailableError } from '../errors.js'
 import type { Scope } from '../tokens.js'
 import { readMigrations } from './migrations.js'
+import { CACHED_PAGE_ROWS, PageCache, pageKey } from './page-cache.js'
 import { idRange } from './plant-range.js'
 import { EMPTY_PAGE, type NewPlant, type NewToken, type Plant, type PlantPage, type PlantQuery, type PlantStore, type TokenRecord } from './store.js'
 
@@ -93,6 +94,9 @@ export class SqliteStore implements PlantStore {
   private pendingWrites: PendingWrite[] = []
   private readonly commitWrites: (writes: PendingWrite[]) => unknown[]
   private readonly commitWrite: (write: PendingWrite) => unknown
+  private readonly pageCache = new PageCache()
+  /** PRAGMA data_version when the cached pages were read: it changes when another connection commits. */
+  private pagesDataVersion = -1
 
   constructor(private readonly db: Database.Database) {
     const plantQueries = (byOwner: boolean, byTag: boolean) => ({
@@ -132,6 +136,7 @@ export class SqliteStore implements PlantStore {
       listTokens: db.prepare(`SELECT ${TOKEN_COLUMNS} FROM tokens ORDER BY id`),
       revokeToken: db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       ping: db.prepare('SELECT 1').pluck(),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
     }
     this.commitWrites = db.transaction((writes: PendingWrite[]) => writes.map((write) => write.work()))
     this.commitWrite = db.transaction((write: PendingWrite) => write.work())
@@ -151,6 +156,8 @@ export class SqliteStore implements PlantStore {
   private readonly flushWrites = (): void => {
     const writes = this.pendingWrites
     this.pendingWrites = []
+    // Whatever the outcome, this connection may have changed plants (data_version shows only others' commits).
+    this.pageCache.clear()
     try {
       const values = this.commitWrites(writes)
       writes.forEach((write, i) => write.resolve(values[i]))
@@ -199,17 +206,37 @@ export class SqliteStore implements PlantStore {
     return this.write(() => this.statements.insertPlant.run({ ...plant, createdAt: Date.now() }).changes === 1)
   }
 
+  /**
+   * Pages a client asks for again and again (a first page polled) come from the page cache
+   * while no connection has committed since they were read: checking costs one PRAGMA,
+   * a fraction of the query.
+   */
   listPlants(query: PlantQuery, limit: number): Promise<PlantPage> {
     return this.run(() => {
-      const range = idRange(query)
-      if (range === null || limit <= 0) return EMPTY_PAGE
-      const [json, count, lastId] = this.plantQueries(query).list.get({ owner: query.owner, tag: query.tag, ...range, limit }) as [
-        string | null,
-        bigint,
-        bigint | null,
-      ]
-      return { json: json ?? '', count: Number(count), lastId }
+      if (limit > CACHED_PAGE_ROWS) return this.readPage(query, limit)
+      const dataVersion = this.statements.dataVersion.get() as number
+      if (dataVersion !== this.pagesDataVersion) {
+        this.pageCache.clear()
+        this.pagesDataVersion = dataVersion
+      }
+      const key = pageKey(query, limit)
+      const cached = this.pageCache.get(key)
+      if (cached !== undefined) return cached
+      const page = this.readPage(query, limit)
+      this.pageCache.set(key, page)
+      return page
     })
+  }
+
+  private readPage(query: PlantQuery, limit: number): PlantPage {
+    const range = idRange(query)
+    if (range === null || limit <= 0) return EMPTY_PAGE
+    const [json, count, lastId] = this.plantQueries(query).list.get({ owner: query.owner, tag: query.tag, ...range, limit }) as [
+      string | null,
+      bigint,
+      bigint | null,
+    ]
+    return { json: json ?? '', count: Number(count), lastId }
   }
 
   nthPlantId(query: PlantQuery, n: number): Promise<bigint | null> {
