@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import Database from 'better-sqlite3'
+import { StoreUnavailableError } from '../src/errors.js'
 import { SqliteStore } from '../src/store/sqlite.js'
 import type { NewPlant } from '../src/store/store.js'
 import { tempFolder } from './helpers/service.js'
@@ -88,5 +90,50 @@ describe('the SQLite store\'s page cache', () => {
     const ofATaggedB = await store.listPlants({ owner: 'a', tag: 'b', after: null, upTo: null }, 20)
     assert.equal(ofAB.json, '{"name":"of a|b"}')
     assert.equal(ofATaggedB.json, '{"name":"of a, tagged b","tag":"b"}')
+  })
+})
+
+describe('the SQLite store while another connection holds the write lock', () => {
+  const folder = tempFolder()
+  const path = join(folder.path, 'locked.db')
+  let store: SqliteStore
+  /** Another process's connection, as a worker of WORKERS has. */
+  let holder: Database.Database
+  before(() => {
+    store = SqliteStore.open(path)
+    holder = new Database(path)
+  })
+  after(async () => {
+    holder.close()
+    await store.close()
+    folder.remove()
+  })
+
+  const owner = 'waiter'
+  const list = () => store.listPlants({ owner, tag: null, after: null, upTo: null }, 20)
+
+  test('a write waits for the lock without blocking the event loop, then commits', async () => {
+    holder.prepare('BEGIN IMMEDIATE').run()
+    const created = store.createPlant({ id: 1n, owner, name: 'patient', tag: null })
+    const started = performance.now()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    assert.ok(performance.now() - started < 1_000, 'timers still run while the write waits')
+    assert.equal((await list()).count, 0, 'reads are answered meanwhile')
+    holder.prepare('COMMIT').run()
+    assert.equal(await created, true)
+    assert.equal((await list()).json, '{"name":"patient"}')
+  })
+
+  test('a write that cannot get the lock within 5 s fails as unavailable, and nothing is written', async () => {
+    holder.prepare('BEGIN IMMEDIATE').run()
+    try {
+      const started = performance.now()
+      await assert.rejects(store.createPlant({ id: 2n, owner, name: 'impatient', tag: null }), StoreUnavailableError)
+      assert.ok(performance.now() - started >= 4_900)
+    } finally {
+      holder.prepare('COMMIT').run()
+    }
+    assert.equal((await list()).count, 1)
+    assert.equal(await store.createPlant({ id: 3n, owner, name: 'later', tag: null }), true, 'writes go on once the lock is free')
   })
 })

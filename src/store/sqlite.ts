@@ -23,6 +23,13 @@ interface TokenRow {
 
 const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoked_at'
 
+/** How long SQLite may wait for a lock held by another connection before the request fails (503). */
+const LOCK_WAIT_MS = 5_000
+/** While another process holds the write lock, a batch tries again this often, without blocking. */
+const LOCK_RETRY_MS = 1
+
+const isBusy = (error: unknown) => (error as { code?: unknown }).code === 'SQLITE_BUSY'
+
 /** The error as the service should see it: StoreUnavailableError when the database cannot serve now. */
 function unavailableOr(error: unknown): unknown {
   const code = (error as { code?: unknown }).code
@@ -75,7 +82,7 @@ export function migrateSqlite(db: Database.Database): void {
 
 export function openSqliteDatabase(path: string): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const db = new Database(path, { timeout: 5000 })
+  const db = new Database(path, { timeout: LOCK_WAIT_MS })
   db.pragma('journal_mode = WAL')
   // FULL syncs the WAL on every commit: an acknowledged write survives a power cut, not only a crash.
   db.pragma('synchronous = FULL')
@@ -92,11 +99,13 @@ interface PendingWrite {
 export class SqliteStore implements PlantStore {
   private readonly statements
   private pendingWrites: PendingWrite[] = []
-  private readonly commitWrites: (writes: PendingWrite[]) => unknown[]
+  private readonly commitWrites: Database.Transaction<(writes: PendingWrite[]) => unknown[]>
   private readonly commitWrite: (write: PendingWrite) => unknown
   private readonly pageCache = new PageCache()
   /** PRAGMA data_version when the cached pages were read: it changes when another connection commits. */
   private pagesDataVersion = -1
+  /** When the pending batch first found the write lock taken by another connection. */
+  private lockWaitSince: number | null = null
 
   constructor(private readonly db: Database.Database) {
     const plantQueries = (byOwner: boolean, byTag: boolean) => ({
@@ -144,7 +153,10 @@ export class SqliteStore implements PlantStore {
 
   /**
    * Group commit: the writes that arrive in one turn of the event loop share one transaction
-   * and so one sync to disk. Each promise settles only after its write is committed.
+   * and so one sync to disk. Each promise settles only after its write is committed. While
+   * another process (a worker of WORKERS) holds the write lock, the batch tries again every
+   * millisecond and gathers the writes that arrive meanwhile: SQLite's own wait would sleep
+   * with the event loop blocked, in steps of up to 100 ms.
    */
   private write<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -154,27 +166,71 @@ export class SqliteStore implements PlantStore {
   }
 
   private readonly flushWrites = (): void => {
-    const writes = this.pendingWrites
-    this.pendingWrites = []
-    // Whatever the outcome, this connection may have changed plants (data_version shows only others' commits).
-    this.pageCache.clear()
+    if (this.pendingWrites.length === 0) return
     try {
-      const values = this.commitWrites(writes)
-      writes.forEach((write, i) => write.resolve(values[i]))
+      this.commitPending(this.commitWithoutWaiting, true)
     } catch (error) {
-      const failure = unavailableOr(error)
-      if (failure instanceof StoreUnavailableError || writes.length === 1) {
-        for (const write of writes) write.reject(failure)
+      if (!isBusy(error)) throw error
+      // Another connection holds the write lock: nothing was written; try again shortly.
+      const now = Date.now()
+      this.lockWaitSince ??= now
+      if (now - this.lockWaitSince < LOCK_WAIT_MS) {
+        setTimeout(this.flushWrites, LOCK_RETRY_MS)
         return
       }
-      // The batch was rolled back because of one of its writes: each again on its own, so
-      // that one bad write does not fail the others.
-      for (const write of writes) {
-        try {
-          write.resolve(this.commitWrite(write))
-        } catch (writeError) {
-          write.reject(unavailableOr(writeError))
-        }
+      this.lockWaitSince = null
+      const writes = this.pendingWrites.splice(0)
+      for (const write of writes) write.reject(unavailableOr(error))
+    }
+  }
+
+  /** BEGIN IMMEDIATE takes the write lock first, so a lock held elsewhere fails the batch before it writes. */
+  private readonly commitWithoutWaiting = (writes: PendingWrite[]): unknown[] => {
+    // Not a prepared statement: SQLite applies this pragma when it compiles it.
+    this.db.pragma('busy_timeout = 0')
+    try {
+      return this.commitWrites.immediate(writes)
+    } finally {
+      this.db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`)
+    }
+  }
+
+  /**
+   * Commits every pending write in one transaction and settles each. With `retryWhenBusy`,
+   * SQLITE_BUSY (the transaction, rolled back, wrote nothing) is thrown with the writes still pending.
+   */
+  private commitPending(commit: (writes: PendingWrite[]) => unknown[], retryWhenBusy: boolean): void {
+    const writes = this.pendingWrites
+    // Whatever the outcome, this connection may have changed plants (data_version shows only others' commits).
+    this.pageCache.clear()
+    let values: unknown[]
+    try {
+      values = commit(writes)
+    } catch (error) {
+      if (retryWhenBusy && isBusy(error)) throw error
+      this.pendingWrites = []
+      this.lockWaitSince = null
+      this.settleFailedBatch(writes, error)
+      return
+    }
+    this.pendingWrites = []
+    this.lockWaitSince = null
+    writes.forEach((write, i) => write.resolve(values[i]))
+  }
+
+  private settleFailedBatch(writes: PendingWrite[], error: unknown): void {
+    const failure = unavailableOr(error)
+    if (failure instanceof StoreUnavailableError || writes.length === 1) {
+      for (const write of writes) write.reject(failure)
+      return
+    }
+    // The batch was rolled back because of one of its writes: each again on its own, so
+    // that one bad write does not fail the others.
+    for (const write of writes) {
+      try {
+        write.resolve(this.commitWrite(write))
+      } catch (writeError) {
+        write.reject(unavailableOr(writeError))
       }
     }
   }
@@ -308,7 +364,8 @@ export class SqliteStore implements PlantStore {
   }
 
   close(): Promise<void> {
-    if (this.pendingWrites.length > 0) this.flushWrites()
+    // Writes not yet committed are committed now, waiting for the write lock as long as SQLite may.
+    if (this.pendingWrites.length > 0) this.commitPending(this.commitWrites, false)
     this.db.close()
     return Promise.resolve()
   }
