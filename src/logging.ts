@@ -1,6 +1,7 @@
 import cluster from 'node:cluster'
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import { pino, type Logger } from 'pino'
+import { TurnBatchedDestination } from './log-destination.js'
 
 /**
  * JSON lines on standard output, written asynchronously: while one write is under way the
@@ -8,16 +9,17 @@ import { pino, type Logger } from 'pino'
  * idle one still writes each line at once. `flushLogs` empties the buffer on a graceful stop.
  */
 export function createLogger(level: string): Logger {
+  // A worker writes at most 4 KiB of whole lines at a time: such writes are atomic on a pipe,
+  // so the lines of workers sharing standard output never interleave. (Alone, 16 KiB writes
+  // keep up with a busy server's log, where 4 KiB writes let it pile up in memory.)
+  const maxWrite = cluster.isWorker ? 4096 : 16384
   return pino(
     {
       level,
       // Request headers are never logged: the Authorization header carries a secret.
       serializers: { req: requestSummary },
     },
-    // A worker writes at most 4 KiB of whole lines at a time: such writes are atomic on a pipe,
-    // so the lines of workers sharing standard output never interleave. (Alone, the default
-    // 16 KiB writes keep less in memory under load.)
-    pino.destination({ dest: 1, sync: false, ...(cluster.isWorker ? { maxWrite: 4096 } : {}) }),
+    new TurnBatchedDestination(pino.destination({ dest: 1, sync: false, maxWrite }), maxWrite),
   )
 }
 
