@@ -22,9 +22,9 @@ const LARGE = quick ? 100_000 : 1_000_000
 const OWNERS = 1_000
 /**
  * Idle RSS is read once the process has been idle this long: V8 gives back the young
- * generation that start-up grew only after some seconds without work (about 8 s here).
+ * generation that start-up grew only after some seconds without work (8 to 12 s here).
  */
-const IDLE_SETTLE_MS = 12_000
+const IDLE_SETTLE_MS = 20_000
 
 let nextId = 1_000_000_000_000n
 const createRequest = (): autocannon.Request => ({
