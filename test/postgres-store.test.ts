@@ -77,5 +77,28 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
       )
       assert.equal((await store.listPlants({ ...everyPlant, after: 9n, upTo: 19n }, 10)).json, '{"name":"plant 10"},{"name":"plant 12"}')
     })
+
+    test('identical lists of one turn are one query, and each owner still gets only its own page', async () => {
+      await store.createPlant({ id: 500n, owner: 'lister', name: 'of lister', tag: null })
+      await store.createPlant({ id: 501n, owner: 'lister2', name: 'of lister2', tag: null })
+      const ofLister = { owner: 'lister', tag: null, after: null, upTo: null }
+      const before = await statements('list_plants_by_owner')
+      const pages = await Promise.all([
+        ...Array.from({ length: 10 }, () => store.listPlants(ofLister, 20)),
+        store.listPlants({ ...ofLister, owner: 'lister2' }, 20),
+      ])
+      assert.equal((await statements('list_plants_by_owner')) - before, 2, 'one query for the ten, one for the other owner')
+      for (const page of pages.slice(0, 10)) assert.equal(page.json, '{"name":"of lister"}')
+      assert.equal(pages[10]?.json, '{"name":"of lister2"}')
+    })
+
+    test('a list asked after a create was acknowledged sees it, though the same list was asked in the create\'s turn', async () => {
+      const ofLister = { owner: 'lister3', tag: null, after: null, upTo: null }
+      const early = store.listPlants(ofLister, 20)
+      assert.equal(await store.createPlant({ id: 600n, owner: 'lister3', name: 'fresh', tag: null }), true)
+      const late = await store.listPlants(ofLister, 20)
+      assert.equal(late.json, '{"name":"fresh"}')
+      assert.ok((await early).count <= 1)
+    })
   })
 }

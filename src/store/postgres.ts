@@ -5,6 +5,8 @@ import { StoreUnavailableError } from '../errors.js'
 import type { Scope } from '../tokens.js'
 import { readMigrations } from './migrations.js'
 import { idRange } from './plant-range.js'
+import { pageKey } from './page-cache.js'
+import { SharedTurnReads } from './shared-reads.js'
 import { TurnBatch } from './turn-batch.js'
 import { EMPTY_PAGE, type NewPlant, type NewToken, type Plant, type PlantPage, type PlantQuery, type PlantStore, type TokenRecord } from './store.js'
 
@@ -216,7 +218,14 @@ export class PostgresStore implements PlantStore {
     return PLANT_SQL[query.owner === null ? 0 : 1][query.tag === null ? 0 : 1]
   }
 
-  async listPlants(query: PlantQuery, limit: number): Promise<PlantPage> {
+  // Many clients asking for the same page at once (polling) cost the server one query a turn.
+  private readonly pageReads = new SharedTurnReads<PlantPage>()
+
+  listPlants(query: PlantQuery, limit: number): Promise<PlantPage> {
+    return this.pageReads.read(pageKey(query, limit), () => this.readPage(query, limit))
+  }
+
+  private async readPage(query: PlantQuery, limit: number): Promise<PlantPage> {
     const range = idRange(query)
     if (range === null || limit <= 0) return EMPTY_PAGE
     const { name, text } = this.sqlFor(query).list
