@@ -6,6 +6,7 @@ import type { Scope } from '../tokens.js'
 import { readMigrations } from './migrations.js'
 import { CACHED_PAGE_ROWS, PageCache, pageKey } from './page-cache.js'
 import { idRange } from './plant-range.js'
+import { SharedTurnReads } from './shared-reads.js'
 import { EMPTY_PAGE, type NewPlant, type NewToken, type Plant, type PlantPage, type PlantQuery, type PlantStore, type TokenRecord } from './store.js'
 
 /** SQLite codes that mean the database cannot serve now (disk, locks, permissions), not a bug. */
@@ -102,6 +103,7 @@ export class SqliteStore implements PlantStore {
   private readonly commitWrites: Database.Transaction<(writes: PendingWrite[]) => unknown[]>
   private readonly commitWrite: (write: PendingWrite) => unknown
   private readonly pageCache = new PageCache()
+  private readonly pageReads = new SharedTurnReads<PlantPage>()
   /** PRAGMA data_version when the cached pages were read: it changes when another connection commits. */
   private pagesDataVersion = -1
   /** When the pending batch first found the write lock taken by another connection. */
@@ -265,23 +267,25 @@ export class SqliteStore implements PlantStore {
   /**
    * Pages a client asks for again and again (a first page polled) come from the page cache
    * while no connection has committed since they were read: checking costs one PRAGMA,
-   * a fraction of the query.
+   * a fraction of the query. Identical lists of one turn share one check, at its end.
    */
   listPlants(query: PlantQuery, limit: number): Promise<PlantPage> {
-    return this.run(() => {
-      if (limit > CACHED_PAGE_ROWS) return this.readPage(query, limit)
-      const dataVersion = this.statements.dataVersion.get() as number
-      if (dataVersion !== this.pagesDataVersion) {
-        this.pageCache.clear()
-        this.pagesDataVersion = dataVersion
-      }
-      const key = pageKey(query, limit)
-      const cached = this.pageCache.get(key)
-      if (cached !== undefined) return cached
-      const page = this.readPage(query, limit)
-      this.pageCache.set(key, page)
-      return page
-    })
+    if (limit > CACHED_PAGE_ROWS) return this.run(() => this.readPage(query, limit))
+    const key = pageKey(query, limit)
+    return this.pageReads.read(key, () => this.run(() => this.cachedPage(key, query, limit)))
+  }
+
+  private cachedPage(key: string, query: PlantQuery, limit: number): PlantPage {
+    const dataVersion = this.statements.dataVersion.get() as number
+    if (dataVersion !== this.pagesDataVersion) {
+      this.pageCache.clear()
+      this.pagesDataVersion = dataVersion
+    }
+    const cached = this.pageCache.get(key)
+    if (cached !== undefined) return cached
+    const page = this.readPage(query, limit)
+    this.pageCache.set(key, page)
+    return page
   }
 
   private readPage(query: PlantQuery, limit: number): PlantPage {
