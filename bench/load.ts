@@ -1,5 +1,5 @@
 import autocannon from 'autocannon'
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 
 export interface LoadResult {
   requestsPerSecond: number
@@ -7,7 +7,7 @@ export interface LoadResult {
   p99: number
   /** Answers that were not the expected 2xx, and connection errors: a run with any is not a figure. */
   failures: number
-  /** Peak resident memory of the server during the run (sampled VmRSS), in bytes. */
+  /** Peak resident memory of the server during the run (sampled VmRSS, its worker processes included), in bytes. */
   peakRss: number
 }
 
@@ -25,11 +25,35 @@ export function residentMemory(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'):
   return match ? Number(match[1]) * 1024 : 0
 }
 
+/** The process's children (the workers of WORKERS), from every thread's list; [] once it has ended. */
+function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    )
+  } catch {
+    return []
+  }
+}
+
+/** Resident memory of the process and of its child processes, in bytes. */
+export function treeMemory(pid: number): number {
+  let total = 0
+  for (const member of [pid, ...childPids(pid)]) {
+    try {
+      total += residentMemory(member)
+    } catch {
+      // A worker that ended between the listing and the read holds no memory.
+    }
+  }
+  return total
+}
+
 /** Drives the server with autocannon over keep-alive connections, sampling its memory meanwhile. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  let peakRss = residentMemory(options.serverPid)
+  let peakRss = treeMemory(options.serverPid)
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, residentMemory(options.serverPid))
+    peakRss = Math.max(peakRss, treeMemory(options.serverPid))
   }, 100)
   try {
     const result = await autocannon({

@@ -260,7 +260,7 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
       if (target === undefined) {
         lines.push(
           `| ${comparison.scenario} | ${comparison.service.requestsPerSecond.toFixed(0)} | ${comparison.service.p50} | ` +
-            `${comparison.service.p99} | (primary only) | ${comparison.baseline.requestsPerSecond.toFixed(0)} | ` +
+            `${comparison.service.p99} | ${(comparison.service.peakRss / MiB).toFixed(1)} (all processes) | ${comparison.baseline.requestsPerSecond.toFixed(0)} | ` +
             `${comparison.ratio.toFixed(2)}× | none: not a default, for its gain | |`,
         )
         continue
