@@ -98,7 +98,7 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
       assert.equal(await store.createPlant({ id: 600n, owner: 'lister3', name: 'fresh', tag: null }), true)
       const late = await store.listPlants(ofLister, 20)
       assert.equal(late.json, '{"name":"fresh"}')
-      assert.ok((await early).count <= 1)
+      await early
     })
   })
 }

@@ -63,25 +63,23 @@ describe('the SQLite store\'s page cache', () => {
     folder.remove()
   })
 
-  const firstPage = (owner: string, s = store) => s.listPlants({ owner, tag: null, after: null, upTo: null }, 20)
+  const firstPage = (owner: string) => store.listPlants({ owner, tag: null, after: null, upTo: null }, 20)
   const newPlant = (id: number, owner: string): NewPlant => ({ id: BigInt(id), owner, name: `plant ${id}`, tag: null })
 
-  test('a page read again after this store\'s own create and delete shows them', async () => {
-    assert.equal((await firstPage('own')).count, 0)
-    assert.equal(await store.createPlant(newPlant(100, 'own')), true)
-    assert.deepEqual(await firstPage('own'), { json: '{"name":"plant 100"}', count: 1, lastId: 100n })
-    assert.equal(await store.deletePlant(100n, 'own'), true)
-    assert.equal((await firstPage('own')).count, 0)
-  })
-
-  test('a page read again after another connection commits shows the commit', async () => {
-    assert.equal((await firstPage('shared')).count, 0)
-    assert.equal((await firstPage('shared')).count, 0)
-    assert.equal(await other.createPlant(newPlant(200, 'shared')), true)
-    assert.deepEqual(await firstPage('shared'), { json: '{"name":"plant 200"}', count: 1, lastId: 200n })
-    assert.equal(await other.deletePlant(200n, 'shared'), true)
-    assert.equal((await firstPage('shared')).count, 0)
-  })
+  for (const [writerName, writer, id] of [
+    ['this store', () => store, 100],
+    ['another connection', () => other, 200],
+  ] as const) {
+    test(`a page read again after a create and a delete by ${writerName} shows them`, async () => {
+      const owner = `owner of ${id}`
+      assert.equal((await firstPage(owner)).count, 0)
+      assert.equal((await firstPage(owner)).count, 0, 'now cached')
+      assert.equal(await writer().createPlant(newPlant(id, owner)), true)
+      assert.deepEqual(await firstPage(owner), { json: `{"name":"plant ${id}"}`, count: 1, lastId: BigInt(id) })
+      assert.equal(await writer().deletePlant(BigInt(id), owner), true)
+      assert.equal((await firstPage(owner)).count, 0)
+    })
+  }
 
   test('owners whose names and tags could run together each get their own page', async () => {
     await store.createPlant({ id: 300n, owner: 'a|b', name: 'of a|b', tag: null })
