@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { hash, randomBytes } from 'node:crypto'
 
 export const SCOPES = ['plants:read', 'plants:write', 'plants:admin'] as const
 export type Scope = (typeof SCOPES)[number]
@@ -13,7 +13,8 @@ export function generateToken(): string {
 
 /** Only this hash is stored, so a leaked database does not leak usable tokens. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex')
+  // One-shot: about a third of the cost of a Hash object, on every authenticated request.
+  return hash('sha256', token, 'hex')
 }
 
 export function isScope(value: string): value is Scope {

@@ -122,6 +122,17 @@ describe('the SQLite store while another connection holds the write lock', () =>
     assert.equal((await list()).json, '{"name":"patient"}')
   })
 
+  test('a statement outside the group commit (a token made) also waits without blocking the event loop', async () => {
+    holder.prepare('BEGIN IMMEDIATE').run()
+    const made = store.createToken({ hash: 'a'.repeat(64), subject: owner, scopes: ['plants:read'], name: null, expiresAt: null })
+    const started = performance.now()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    assert.ok(performance.now() - started < 1_000, 'timers still run while the statement waits')
+    holder.prepare('COMMIT').run()
+    const id = await made
+    assert.equal((await store.findTokenByHash('a'.repeat(64)))?.id, id)
+  })
+
   test('a write that cannot get the lock within 5 s fails as unavailable, and nothing is written', async () => {
     holder.prepare('BEGIN IMMEDIATE').run()
     try {
