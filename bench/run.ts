@@ -5,11 +5,11 @@ import { get } from 'node:http'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import type autocannon from 'autocannon'
 import pg from 'pg'
 import { type TestDatabase, seedPlants } from '../test/helpers/databases.js'
 import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../test/helpers/service.js'
 import { type LoadResult, residentMemory, runLoad } from './load.js'
+import { CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
 const quick = flags.quick === true
@@ -26,42 +26,7 @@ const OWNERS = 1_000
  */
 const IDLE_SETTLE_MS = 20_000
 
-let nextId = 1_000_000_000_000n
-const createRequest = (): autocannon.Request => ({
-  method: 'POST',
-  path: '/plants',
-  headers: { 'content-type': 'application/json' },
-  setupRequest: (request) => ({ ...request, body: `{"id":${nextId++},"name":"bench plant","tag":"bench"}` }),
-})
-
-interface Scenario {
-  name: string
-  requests: () => autocannon.Request[]
-}
-
 const WORKERS_LABEL = '(WORKERS=2)'
-
-const LIST: Scenario = { name: 'list', requests: () => [{ method: 'GET', path: '/plants?limit=20' }] }
-const CREATE: Scenario = { name: 'create', requests: () => [createRequest()] }
-const MIXED: Scenario = {
-  name: 'mixed',
-  requests: () => [
-    {
-      method: 'POST',
-      path: '/plants',
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (request, context) => {
-        const id = nextId++
-        ;(context as { id?: bigint }).id = id
-        return { ...request, body: `{"id":${id},"name":"bench plant","tag":"bench"}` }
-      },
-    },
-    {
-      method: 'DELETE',
-      setupRequest: (request, context) => ({ ...request, path: `/plants/${(context as { id?: bigint }).id}` }),
-    },
-  ],
-}
 
 interface Comparison {
   scenario: string
