@@ -3,6 +3,7 @@ import autocannon from 'autocannon'
 import { type TestDatabase, seedPlants } from '../test/helpers/databases.js'
 import { makeToken, startService, tempFolder } from '../test/helpers/service.js'
 import { residentMemory } from './load.js'
+import { LIST, MIXED } from './scenarios.js'
 
 /**
  * A mixed load (create, delete, list) for --minutes, printing the service's memory as it
@@ -12,6 +13,12 @@ const { values } = parseArgs({ options: { minutes: { type: 'string', default: '5
 const minutes = Number(values.minutes)
 if (!(minutes > 0)) throw new Error('--minutes takes a positive number')
 
+/** The benchmark's create and delete of one plant, with a list between them. */
+function soakRequests(): autocannon.Request[] {
+  const [create, remove] = MIXED.requests() as [autocannon.Request, autocannon.Request]
+  return [create, ...LIST.requests(), remove]
+}
+
 const folder = tempFolder()
 const db: TestDatabase = { kind: 'sqlite', url: `sqlite:${folder.path}/soak.db`, drop: async () => folder.remove() }
 const service = await startService({ DATABASE_URL: db.url }, { keepLogs: false })
@@ -19,7 +26,6 @@ const pid = service.process.pid as number
 try {
   const token = await makeToken(db.url, 'soak')
   await seedPlants(db, { owner: 'soak', firstId: 1n, count: 1_000, name: (i) => `plant ${i}` })
-  let nextId = 1_000_000
   const slice = Math.min(30, minutes * 60)
   const slices = Math.max(1, Math.round((minutes * 60) / slice))
   const samples: number[] = []
@@ -31,20 +37,7 @@ try {
       connections: 50,
       duration: slice,
       headers: { authorization: `Bearer ${token}` },
-      requests: [
-        {
-          method: 'POST',
-          path: '/plants',
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (request, context) => {
-            const id = nextId++
-            ;(context as { id?: number }).id = id
-            return { ...request, body: `{"id":${id},"name":"soak plant"}` }
-          },
-        },
-        { method: 'GET', path: '/plants?limit=20' },
-        { method: 'DELETE', setupRequest: (request, context) => ({ ...request, path: `/plants/${(context as { id?: number }).id}` }) },
-      ],
+      requests: soakRequests(),
     })
     const rss = residentMemory(pid)
     samples.push(rss)
