@@ -133,6 +133,19 @@ describe('the SQLite store while another connection holds the write lock', () =>
     assert.equal((await store.findTokenByHash('a'.repeat(64)))?.id, id)
   })
 
+  test('a statement outside the group commit that cannot get the lock within 5 s fails as unavailable', async () => {
+    holder.prepare('BEGIN IMMEDIATE').run()
+    try {
+      const started = performance.now()
+      const made = store.createToken({ hash: 'b'.repeat(64), subject: owner, scopes: ['plants:read'], name: null, expiresAt: null })
+      await assert.rejects(made, StoreUnavailableError)
+      assert.ok(performance.now() - started >= 4_900)
+    } finally {
+      holder.prepare('COMMIT').run()
+    }
+    assert.equal(await store.findTokenByHash('b'.repeat(64)), null, 'the token was not made')
+  })
+
   test('a write that cannot get the lock within 5 s fails as unavailable, and nothing is written', async () => {
     holder.prepare('BEGIN IMMEDIATE').run()
     try {

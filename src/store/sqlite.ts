@@ -26,10 +26,12 @@ const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoke
 
 /** How long SQLite may wait for a lock held by another connection before the request fails (503). */
 const LOCK_WAIT_MS = 5_000
-/** While another process holds the write lock, a batch tries again this often, without blocking. */
+/** While another connection holds a lock, a batch or statement tries again this often, without blocking. */
 const LOCK_RETRY_MS = 1
 
 const isBusy = (error: unknown) => (error as { code?: unknown }).code === 'SQLITE_BUSY'
+/** Whether a wait for a lock that began at `since` may go on. */
+const mayWaitLonger = (since: number) => Date.now() - since < LOCK_WAIT_MS
 
 /** The error as the service should see it: StoreUnavailableError when the database cannot serve now. */
 function unavailableOr(error: unknown): unknown {
@@ -177,9 +179,8 @@ export class SqliteStore implements PlantStore {
     } catch (error) {
       if (!isBusy(error)) throw error
       // Another connection holds the write lock: nothing was written; try again shortly.
-      const now = Date.now()
-      this.lockWaitSince ??= now
-      if (now - this.lockWaitSince < LOCK_WAIT_MS) {
+      this.lockWaitSince ??= Date.now()
+      if (mayWaitLonger(this.lockWaitSince)) {
         setTimeout(this.flushWrites, LOCK_RETRY_MS)
         return
       }
@@ -250,7 +251,7 @@ export class SqliteStore implements PlantStore {
       return Promise.resolve(work())
     } catch (error) {
       const since = waitingSince ?? Date.now()
-      if (isBusy(error) && Date.now() - since < LOCK_WAIT_MS) {
+      if (isBusy(error) && mayWaitLonger(since)) {
         return new Promise((resolve) => setTimeout(() => resolve(this.run(work, since)), LOCK_RETRY_MS))
       }
       return Promise.reject(unavailableOr(error))
