@@ -204,13 +204,15 @@ const baselineColumns = (comparison: Comparison) => `${comparison.baseline.reque
 const mark = (ok: boolean) => (ok ? 'met' : '**MISSED**')
 
 function report(stores: StoreReport[]): { text: string; allMet: boolean } {
-  let allMet = true
-  const check = (ok: boolean) => {
-    allMet &&= ok
-    return mark(ok)
-  }
   const lines: string[] = []
+  /** One line per store: which targets it missed, so that one store's misses do not hide another's result. */
+  const verdicts: string[] = []
   for (const store of stores) {
+    const misses: string[] = []
+    const check = (ok: boolean, what: string) => {
+      if (!ok) misses.push(what)
+      return mark(ok)
+    }
     const byName = new Map(store.comparisons.map((comparison) => [comparison.scenario, comparison]))
     const targets: Record<string, { ratio: number; against?: string }> = {
       list: { ratio: 0.5 },
@@ -246,7 +248,7 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
           `${comparison.service.p99} | ${(comparison.service.peakRss / MiB).toFixed(1)} | ` +
           `${baselineColumns(comparison)} | ${comparison.ratio.toFixed(3)}× | ${goal}` +
           `${reference ? ` → ${shown.toFixed(2)}` : ''}${comparison.service.failures ? `, ${comparison.service.failures} failures` : ''} | ` +
-          `${check(ratioOk && latencyOk && failuresOk)}${missed ? ` (${missed})` : ''} |`,
+          `${check(ratioOk && latencyOk && failuresOk, `${comparison.scenario} (${missed})`)}${missed ? ` (${missed})` : ''} |`,
       )
     }
     const all = store.listAll
@@ -254,16 +256,18 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
     lines.push('| list-all | value | target | |')
     lines.push('|---|---:|---|---|')
     lines.push(`| plants streamed | ${LARGE} (${(all.bytes / MiB).toFixed(1)} MiB) | | |`)
-    lines.push(`| time to first byte | ${all.firstByteMs.toFixed(1)} ms | < 50 ms | ${check(all.firstByteMs < 50)} |`)
+    lines.push(`| time to first byte | ${all.firstByteMs.toFixed(1)} ms | < 50 ms | ${check(all.firstByteMs < 50, 'list-all (first byte)')} |`)
     lines.push(`| total time | ${(all.totalMs / 1000).toFixed(2)} s | | |`)
-    lines.push(`| server peak RSS above idle | ${(all.peakAboveIdle / MiB).toFixed(1)} MiB | < 64 MiB | ${check(all.peakAboveIdle < 64 * MiB)} |`)
+    lines.push(`| server peak RSS above idle | ${(all.peakAboveIdle / MiB).toFixed(1)} MiB | < 64 MiB | ${check(all.peakAboveIdle < 64 * MiB, 'list-all (peak RSS)')} |`)
     lines.push(`| RSS 1 s after start | ${(all.startRss / 1e6).toFixed(1)} MB | | |`)
     lines.push(
-      `| idle RSS after start (idle ${IDLE_SETTLE_MS / 1000} s) | ${(all.idleRss / 1e6).toFixed(1)} MB | < 80 MB | ${check(all.idleRss < 80e6)} |`,
+      `| idle RSS after start (idle ${IDLE_SETTLE_MS / 1000} s) | ${(all.idleRss / 1e6).toFixed(1)} MB | < 80 MB | ${check(all.idleRss < 80e6, 'idle RSS')} |`,
     )
     lines.push('')
+    verdicts.push(`- ${store.kind}: ${misses.length === 0 ? 'every target met' : `**MISSED**: ${misses.join(', ')}`}`)
   }
-  return { text: lines.join('\n'), allMet }
+  lines.push(...verdicts, '')
+  return { text: lines.join('\n'), allMet: verdicts.every((verdict) => !verdict.includes('MISSED')) }
 }
 
 async function main(): Promise<void> {
