@@ -66,7 +66,15 @@ describe('SQLite on a full disk', { skip: typeof disk === 'string' ? disk : fals
     for (let id = 2; id < 40; id++) during.push((await api.createPlant(token, { id, name: `during ${id} ${'x'.repeat(190)}` })).status)
     assert.ok(during.includes(503), `statuses while full: ${during.join(',')}`)
     assert.deepEqual([...new Set(during)].filter((status) => status !== 200 && status !== 503), [])
-    assert.match(service.stdout(), /SQLITE_FULL/)
+    const fullLines = service
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('SQLITE_FULL'))
+      .map((line) => JSON.parse(line) as { reqId?: unknown; msg?: string })
+    // The store's own error line goes through request.log, whose child logger is made only then.
+    const storeLines = fullLines.filter((line) => line.msg !== 'request errored' && line.msg !== 'request completed')
+    assert.ok(storeLines.length > 0, service.stdout())
+    for (const line of fullLines) assert.equal(typeof line.reqId, 'string', JSON.stringify(line))
     assert.equal((await api.request('GET', '/plants?limit=1', { token })).status, 200, 'reads still work')
 
     rmSync(filler)
