@@ -45,6 +45,22 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
       assert.equal(page.json, '{"name":"plant 1"},{"name":"plant 2"},{"name":"plant 3"}')
     })
 
+    test('a create made in the next turn of the event loop joins the INSERT of the turn before; two turns later, it does not', async () => {
+      const before = await statements('create_plants')
+      const first = store.createPlant(plant(40))
+      await new Promise((resolve) => setImmediate(resolve))
+      const second = store.createPlant(plant(41))
+      assert.deepEqual(await Promise.all([first, second]), [true, true])
+      assert.equal((await statements('create_plants')) - before, 1)
+      const alone = await statements('create_plant')
+      const third = store.createPlant(plant(42))
+      await new Promise((resolve) => setImmediate(resolve))
+      await new Promise((resolve) => setImmediate(resolve))
+      const fourth = store.createPlant(plant(43))
+      assert.deepEqual(await Promise.all([third, fourth]), [true, true])
+      assert.equal((await statements('create_plant')) - alone, 2)
+    })
+
     test('an id that exists already is refused in a batch too', async () => {
       assert.deepEqual(await Promise.all([store.createPlant(plant(2, 'again')), store.createPlant(plant(4))]), [false, true])
       assert.equal((await store.listPlants({ ...everyPlant, after: 1n }, 1)).json, '{"name":"plant 2"}')

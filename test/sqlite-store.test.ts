@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import Database from 'better-sqlite3'
+import { Registry } from 'prom-client'
 import { StoreUnavailableError } from '../src/errors.js'
 import { SqliteStore } from '../src/store/sqlite.js'
 import type { NewPlant } from '../src/store/store.js'
@@ -45,6 +46,30 @@ describe('the SQLite store\'s group commit, on a real file', () => {
     assert.equal(outcomes[2]?.status, 'fulfilled')
     const page = await store.listPlants({ owner: 'grouper', tag: null, after: 9n, upTo: null }, 10)
     assert.deepEqual(page, { json: '{"name":"plant 10"},{"name":"plant 12"}', count: 2, lastId: 12n })
+  })
+
+  test('a write made in the next turn of the event loop joins the commit of the turn before', async () => {
+    const before = { ...store.commitCounts }
+    const first = store.createPlant(plant(20))
+    await new Promise((resolve) => setImmediate(resolve))
+    const second = store.createPlant(plant(21))
+    assert.deepEqual(await Promise.all([first, second]), [true, true])
+    assert.deepEqual(store.commitCounts, { transactions: before.transactions + 1, writes: before.writes + 2 })
+  })
+
+  test('a write two turns later has a commit of its own, and /metrics counts commits and their writes', async () => {
+    const registry = new Registry()
+    store.registerMetrics(registry)
+    const before = { ...store.commitCounts }
+    const first = store.createPlant(plant(30))
+    await new Promise((resolve) => setImmediate(resolve))
+    await new Promise((resolve) => setImmediate(resolve))
+    const second = store.createPlant(plant(31))
+    assert.deepEqual(await Promise.all([first, second]), [true, true])
+    assert.deepEqual(store.commitCounts, { transactions: before.transactions + 2, writes: before.writes + 2 })
+    const text = await registry.metrics()
+    assert.match(text, new RegExp(`^db_commits_total ${store.commitCounts.transactions}$`, 'm'))
+    assert.match(text, new RegExp(`^db_committed_writes_total ${store.commitCounts.writes}$`, 'm'))
   })
 })
 

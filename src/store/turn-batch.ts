@@ -7,11 +7,12 @@ interface Pending<W> {
 }
 
 /**
- * Writes that arrive in one turn of the event loop, run as one statement by `many` (which
- * answers the ids it changed), or by `one` when there is a single write. Each promise settles
- * once its own write is committed. Of two writes to one id in a turn, the later runs alone
- * after the first has settled, so that it sees the first's outcome. When the statement fails
- * because of one of its writes, each runs again on its own, so that the others still land.
+ * Writes that arrive in one turn of the event loop and in the turn after (under load, the
+ * requests whose answers just went out come back meanwhile), run as one statement by `many`
+ * (which answers the ids it changed), or by `one` when there is a single write. Each promise
+ * settles once its own write is committed. Of two writes to one id in a batch, the later runs
+ * alone after the first has settled, so that it sees the first's outcome. When the statement
+ * fails because of one of its writes, each runs again on its own, so that the others still land.
  */
 export class TurnBatch<W extends { id: bigint }> {
   private pending: Pending<W>[] = []
@@ -24,8 +25,12 @@ export class TurnBatch<W extends { id: bigint }> {
   add(write: W): Promise<boolean> {
     return new Promise((resolve, reject) => {
       this.pending.push({ write, resolve, reject })
-      if (this.pending.length === 1) setImmediate(() => void this.flush())
+      if (this.pending.length === 1) setImmediate(this.waitOneMoreTurn)
     })
+  }
+
+  private readonly waitOneMoreTurn = (): void => {
+    setImmediate(() => void this.flush())
   }
 
   /** Runs what is queued now, without waiting for the end of the turn. */
