@@ -165,10 +165,9 @@ export class SqliteStore implements PlantStore {
   /**
    * Group commit: the writes that arrive in one turn of the event loop, and in the turn after,
    * share one transaction and so one sync to disk. Each promise settles only after its write
-   * is committed. While
-   * another process (a worker of WORKERS) holds the write lock, the batch tries again every
-   * millisecond and gathers the writes that arrive meanwhile: SQLite's own wait would sleep
-   * with the event loop blocked, in steps of up to 100 ms.
+   * is committed. While another process (a worker of WORKERS) holds the write lock, the batch
+   * tries again every millisecond and gathers the writes that arrive meanwhile: SQLite's own
+   * wait would sleep with the event loop blocked, in steps of up to 100 ms.
    */
   private write<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
