@@ -8,6 +8,7 @@ import { readMigrations } from './migrations.js'
 import { CACHED_PAGE_ROWS, PageCache, pageKey } from './page-cache.js'
 import { idRange } from './plant-range.js'
 import { SharedTurnReads } from './shared-reads.js'
+import { inTheTurnAfter } from './turn-batch.js'
 import { EMPTY_PAGE, type NewPlant, type NewToken, type Plant, type PlantPage, type PlantQuery, type PlantStore, type TokenRecord } from './store.js'
 
 /** SQLite codes that mean the database cannot serve now (disk, locks, permissions), not a bug. */
@@ -111,8 +112,6 @@ export class SqliteStore implements PlantStore {
   private pagesDataVersion = -1
   /** When the pending batch first found the write lock taken by another connection. */
   private lockWaitSince: number | null = null
-  /** Whether the pending batch has waited its one extra turn of the event loop for more writes. */
-  private batchWaited = false
   /** Transactions committed and the writes they carried, for /metrics: their ratio is the writes per sync. */
   readonly commitCounts = { transactions: 0, writes: 0 }
 
@@ -172,21 +171,12 @@ export class SqliteStore implements PlantStore {
   private write<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pendingWrites.push({ work, resolve: resolve as (value: unknown) => void, reject })
-      if (this.pendingWrites.length === 1) setImmediate(this.flushWrites)
+      if (this.pendingWrites.length === 1) inTheTurnAfter(this.flushWrites)
     })
   }
 
   private readonly flushWrites = (): void => {
     if (this.pendingWrites.length === 0) return
-    if (!this.batchWaited) {
-      // Under load, the requests whose answers just went out come back while this turn ends:
-      // one more turn lets them join. At 50 connections, commits carried ~42 writes instead of
-      // ~31: a quarter fewer syncs. A write alone waits a few microseconds more.
-      this.batchWaited = true
-      setImmediate(this.flushWrites)
-      return
-    }
-    this.batchWaited = false
     try {
       // BEGIN IMMEDIATE takes the write lock first, so a lock held elsewhere fails the batch before it writes.
       this.commitPending(this.commitWrites.immediate, true)

@@ -1,5 +1,15 @@
 import { StoreUnavailableError } from '../errors.js'
 
+/**
+ * Runs `callback` in the turn of the event loop after this one ends. Under load, the clients
+ * whose answers just went out send their next request meanwhile, so a batch that waits for
+ * that turn takes their writes too: at 50 connections, SQLite commits carried ~42 writes
+ * instead of ~31. A write alone waits a few microseconds more.
+ */
+export function inTheTurnAfter(callback: () => void): void {
+  setImmediate(() => setImmediate(callback))
+}
+
 interface Pending<W> {
   write: W
   resolve: (changed: boolean) => void
@@ -25,12 +35,8 @@ export class TurnBatch<W extends { id: bigint }> {
   add(write: W): Promise<boolean> {
     return new Promise((resolve, reject) => {
       this.pending.push({ write, resolve, reject })
-      if (this.pending.length === 1) setImmediate(this.waitOneMoreTurn)
+      if (this.pending.length === 1) inTheTurnAfter(() => void this.flush())
     })
-  }
-
-  private readonly waitOneMoreTurn = (): void => {
-    setImmediate(() => void this.flush())
   }
 
   /** Runs what is queued now, without waiting for the end of the turn. */
