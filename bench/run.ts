@@ -214,6 +214,9 @@ const mark = (ok: boolean) => (ok ? 'met' : '**MISSED**')
 const p99Cell = (comparison: Comparison) =>
   comparison.serviceP99s.length > 1 ? `${comparison.service.p99} (${comparison.serviceP99s.join(', ')})` : `${comparison.service.p99}`
 
+/** The store of `npm start`'s defaults: the issue's targets are for it; other stores are measured against them for information. */
+const DEFAULT_STORE = 'sqlite'
+
 function report(stores: StoreReport[]): { text: string; allMet: boolean } {
   const lines: string[] = []
   /** One line per store: which targets it missed, so that one store's misses do not hide another's result. */
@@ -276,8 +279,10 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
       `| idle RSS after start (idle ${IDLE_SETTLE_MS / 1000} s) | ${(all.idleRss / 1e6).toFixed(1)} MB | < 80 MB | ${check(all.idleRss < 80e6, 'idle RSS')} |`,
     )
     lines.push('')
-    allMet &&= misses.length === 0
-    verdicts.push(`- ${store.kind}: ${misses.length === 0 ? 'every target met' : `**MISSED**: ${misses.join(', ')}`}`)
+    const isDefault = store.kind === DEFAULT_STORE
+    if (isDefault) allMet &&= misses.length === 0
+    const verdict = misses.length === 0 ? 'every target met' : `**MISSED**: ${misses.join(', ')}`
+    verdicts.push(`- ${store.kind}${isDefault ? ' (the default store)' : ' (not the default; for information)'}: ${verdict}`)
   }
   lines.push(...verdicts, '')
   return { text: lines.join('\n'), allMet }
@@ -302,7 +307,7 @@ async function main(): Promise<void> {
     '- baseline: bare node:http that reads the body, JSON.parses it and writes a fixed JSON answer',
     '',
   ].join('\n')
-  const output = `${header}\n${text}\n${allMet ? 'Every target met.' : 'Some targets were MISSED.'}\n`
+  const output = `${header}\n${text}\n${allMet ? `Every target of the default store (${DEFAULT_STORE}) met.` : `Some targets of the default store (${DEFAULT_STORE}) were MISSED.`}\n`
   process.stdout.write(output)
   mkdirSync(join(REPO_ROOT, 'bench', 'results'), { recursive: true })
   writeFileSync(join(REPO_ROOT, 'bench', 'results', quick ? 'quick.md' : 'latest.md'), output)
