@@ -9,6 +9,7 @@ import { registerGracefulClose } from './graceful-close.js'
 import { clientError, frameworkError, methodNotAllowed, sendError } from './http-errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
 import { RequestLogController } from './logging.js'
+import { LazyRequestLogger } from './request-logger.js'
 import { registerMetrics } from './metrics.js'
 import { opsRoutes } from './routes/ops.js'
 import { plantRoutes } from './routes/plants.js'
@@ -42,6 +43,7 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new RequestLogController(),
+    childLoggerFactory: (logger, bindings, options) => new LazyRequestLogger(logger, bindings, options),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,

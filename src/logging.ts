@@ -50,7 +50,8 @@ export class RequestLogController extends LogController {
     if (error) {
       reply.log.error({ ...outcome(request, reply), err: error }, 'request errored')
     } else {
-      reply.log.info(outcome(request, reply), 'request completed')
+      // Through the server's logger: a request that logged nothing else never needs a child.
+      request.server.log.info({ reqId: request.id, ...outcome(request, reply) }, 'request completed')
     }
   }
 }
