@@ -2,11 +2,12 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Bindings, ChildLoggerOptions } from 'pino'
 
 type AnyLogFn = (this: FastifyBaseLogger, ...args: unknown[]) => void
+type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'
 
 /**
  * A request's logger, made into a pino child only when something logs through it. Most
  * requests log only their completed line, which is written through the parent with the
- * request id as a field (the same line); making a child for each request cost ~1 µs.
+ * request id as a field (the same line); making a child for each request cost 1 to 2 µs.
  */
 export class LazyRequestLogger implements FastifyBaseLogger {
   private made: FastifyBaseLogger | undefined
@@ -35,28 +36,33 @@ export class LazyRequestLogger implements FastifyBaseLogger {
   }
 
   fatal(...args: unknown[]): void {
-    ;(this.logger.fatal as AnyLogFn).apply(this.logger, args)
+    this.forward('fatal', args)
   }
 
   error(...args: unknown[]): void {
-    ;(this.logger.error as AnyLogFn).apply(this.logger, args)
+    this.forward('error', args)
   }
 
   warn(...args: unknown[]): void {
-    ;(this.logger.warn as AnyLogFn).apply(this.logger, args)
+    this.forward('warn', args)
   }
 
   info(...args: unknown[]): void {
-    ;(this.logger.info as AnyLogFn).apply(this.logger, args)
+    this.forward('info', args)
   }
 
   debug(...args: unknown[]): void {
-    ;(this.logger.debug as AnyLogFn).apply(this.logger, args)
+    this.forward('debug', args)
   }
 
   trace(...args: unknown[]): void {
-    ;(this.logger.trace as AnyLogFn).apply(this.logger, args)
+    this.forward('trace', args)
   }
 
   silent(): void {}
+
+  private forward(level: LevelName, args: unknown[]): void {
+    const logger = this.logger
+    ;(logger[level] as AnyLogFn).apply(logger, args)
+  }
 }
