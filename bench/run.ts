@@ -214,9 +214,6 @@ const mark = (ok: boolean) => (ok ? 'met' : '**MISSED**')
 const p99Cell = (comparison: Comparison) =>
   comparison.serviceP99s.length > 1 ? `${comparison.service.p99} (${comparison.serviceP99s.join(', ')})` : `${comparison.service.p99}`
 
-/** The scenarios with a p99 target. */
-const P99_SCENARIOS = ['list', 'create', 'mixed']
-
 /** The store of `npm start`'s defaults: the issue's targets are for it; other stores are measured against them for information. */
 const DEFAULT_STORE = 'sqlite'
 
@@ -227,6 +224,8 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
   let allMet = true
   for (const store of stores) {
     const misses: string[] = []
+    /** The scenarios with a p99 target in which the baseline itself missed it. */
+    const slowBaseline: Comparison[] = []
     const check = (ok: boolean, what: string) => {
       if (!ok) misses.push(what)
       return mark(ok)
@@ -256,6 +255,7 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
       const shown = reference ? comparison.ratio / reference.ratio : comparison.ratio
       const ratioOk = shown >= target.ratio
       const latencyOk = reference !== undefined || comparison.service.p99 <= 5
+      if (reference === undefined && comparison.baseline.p99 > 5) slowBaseline.push(comparison)
       const failuresOk = comparison.service.failures === 0
       const missed = [!ratioOk && 'ratio', !latencyOk && 'p99', !failuresOk && 'failures'].filter(Boolean).join(', ')
       const goal = reference
@@ -287,7 +287,6 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
     const verdict = misses.length === 0 ? 'every target met' : `**MISSED**: ${misses.join(', ')}`
     verdicts.push(`- ${store.kind}${isDefault ? ' (the default store)' : ' (not the default; for information)'}: ${verdict}`)
     // Said beside the verdict, never instead of it: a slow phase of the machine is a fact of the run.
-    const slowBaseline = store.comparisons.filter((comparison) => P99_SCENARIOS.includes(comparison.scenario) && comparison.baseline.p99 > 5)
     if (slowBaseline.length > 0) {
       const which = slowBaseline.map((comparison) => `${comparison.scenario} (${comparison.baseline.p99} ms)`).join(', ')
       verdicts.push(`  - the baseline itself missed p99 ≤ 5 ms in ${which}: this run's machine was slower than the p99 target assumes`)

@@ -69,13 +69,13 @@ class TalliedMetric {
     readonly help: string,
     readonly type: 'counter' | 'histogram',
     private readonly tally: RequestTally,
-    private readonly values: (name: string, series: Series) => MetricValue[],
+    private readonly values: (series: Series) => MetricValue[],
   ) {}
 
   readonly aggregator = 'sum'
 
   async get() {
-    const values = [...this.tally.all()].flatMap((series) => this.values(this.name, series))
+    const values = [...this.tally.all()].flatMap(this.values)
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values }
   }
 
@@ -84,12 +84,12 @@ class TalliedMetric {
   }
 }
 
-function countValues(_name: string, series: Series): MetricValue[] {
+function countValues(series: Series): MetricValue[] {
   return [{ labels: series.labels, value: series.count }]
 }
 
-function histogramValues(upperBounds: readonly number[]) {
-  return (name: string, series: Series): MetricValue[] => {
+function histogramValues(name: string, upperBounds: readonly number[]) {
+  return (series: Series): MetricValue[] => {
     let cumulative = 0
     const values: MetricValue[] = upperBounds.map((bound, i) => {
       cumulative += series.perBucket[i] as number
@@ -106,14 +106,15 @@ function histogramValues(upperBounds: readonly number[]) {
 
 /** Registers `http_requests_total` and `http_request_duration_seconds`, both read from `tally`. */
 export function registerRequestMetrics(tally: RequestTally, registry: Registry): void {
+  const duration = 'http_request_duration_seconds'
   const metrics = [
     new TalliedMetric('http_requests_total', 'HTTP requests answered, by method, route pattern and status', 'counter', tally, countValues),
     new TalliedMetric(
-      'http_request_duration_seconds',
+      duration,
       'Time from request to the end of the response, by method, route pattern and status',
       'histogram',
       tally,
-      histogramValues(tally.upperBounds),
+      histogramValues(duration, tally.upperBounds),
     ),
   ]
   // The registry's signature names prom-client's own classes; it reads only the members above.
