@@ -1,26 +1,36 @@
 import cluster from 'node:cluster'
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify'
-import { pino, type Logger } from 'pino'
+import { type DestinationStream, pino, type Logger, type LoggerOptions } from 'pino'
 import { TurnBatchedDestination } from './log-destination.js'
+import { writeRequestLine } from './request-line.js'
+
+/** Loggers made by `createLogger`: their request lines are written by `writeRequestLine`. */
+const ownLoggers = new WeakSet<object>()
 
 /**
  * JSON lines on standard output, written asynchronously: while one write is under way the
  * next lines gather behind it, so a busy server makes one system call for many lines and an
  * idle one still writes each line at once. `flushLogs` empties the buffer on a graceful stop.
  */
-export function createLogger(level: string): Logger {
+export function createLogger(level: string, destination?: DestinationStream): Logger {
   // A worker writes at most 4 KiB of whole lines at a time: such writes are atomic on a pipe,
   // so the lines of workers sharing standard output never interleave. (Alone, 16 KiB writes
   // keep up with a busy server's log, where 4 KiB writes let it pile up in memory.)
   const maxWrite = cluster.isWorker ? 4096 : 16384
-  return pino(
-    {
-      level,
-      // Request headers are never logged: the Authorization header carries a secret.
-      serializers: { req: requestSummary },
-    },
-    new TurnBatchedDestination(pino.destination({ dest: 1, sync: false, maxWrite }), maxWrite),
+  const logger = pino(
+    loggerOptions(level),
+    destination ?? new TurnBatchedDestination(pino.destination({ dest: 1, sync: false, maxWrite }), maxWrite),
   )
+  ownLoggers.add(logger)
+  return logger
+}
+
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    // Request headers are never logged: the Authorization header carries a secret.
+    serializers: { req: requestSummary },
+  }
 }
 
 function requestSummary(request: FastifyRequest): Record<string, unknown> {
@@ -51,7 +61,9 @@ export class RequestLogController extends LogController {
       reply.log.error({ ...outcome(request, reply), err: error }, 'request errored')
     } else {
       // Through the server's logger: a request that logged nothing else never needs a child.
-      request.server.log.info({ reqId: request.id, ...outcome(request, reply) }, 'request completed')
+      const log = request.server.log as Logger
+      if (!ownLoggers.has(log)) log.info({ reqId: request.id, ...outcome(request, reply) }, 'request completed')
+      else if (log.isLevelEnabled('info')) writeRequestLine(log, request, reply)
     }
   }
 }
