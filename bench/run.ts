@@ -9,6 +9,7 @@ import pg from 'pg'
 import { type TestDatabase, seedPlants } from '../test/helpers/databases.js'
 import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../test/helpers/service.js'
 import { type LoadResult, residentMemory, runLoad } from './load.js'
+import { fixedLoopMs, readCpuTimes, stolenPercent } from './machine.js'
 import { CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
@@ -299,11 +300,15 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
 }
 
 async function main(): Promise<void> {
+  const loopMs = fixedLoopMs()
+  const cpuBefore = readCpuTimes()
   const kinds: ('sqlite' | 'postgres')[] = ['sqlite']
   if (process.env.BENCH_DATABASE_URL) kinds.push('postgres')
   const stores: StoreReport[] = []
   for (const kind of kinds) stores.push(await benchStore(kind))
   const { text, allMet } = report(stores)
+  const cpuAfter = readCpuTimes()
+  const stolen = cpuBefore && cpuAfter ? `${stolenPercent(cpuBefore, cpuAfter).toFixed(1)} % of all CPU time stolen by the hypervisor` : 'stolen time unknown (no /proc/stat)'
   const cpu = cpus()
   const header = [
     `## Plant Store benchmark${quick ? ' (--quick: short runs and 1/10 of the data; figures are not meaningful)' : ''}`,
@@ -311,6 +316,7 @@ async function main(): Promise<void> {
     `- command: \`npm run bench${quick ? ' -- --quick' : ''}\`${process.env.BENCH_DATABASE_URL ? ' with BENCH_DATABASE_URL set' : ''}`,
     `- date: ${new Date().toISOString()}`,
     `- machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`,
+    `- machine's phase: a fixed JavaScript loop took ${loopMs.toFixed(0)} ms at the start (less is a faster core); ${stolen} during the run`,
     `- load: autocannon, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up discarded, ${MEASURE_SECONDS} s measured, ` +
       `${ROUNDS} alternating round(s) of service and baseline per scenario`,
     '- service: defaults of `npm start` (auth, ownership, validation, metrics, request logging to a pipe, durable commits)',
