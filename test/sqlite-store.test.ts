@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import Database from 'better-sqlite3'
+import type BetterSqlite3 from 'better-sqlite3'
 import { Registry } from 'prom-client'
 import { StoreUnavailableError } from '../src/errors.js'
+import { Database, SQLITE_DRIVER } from '../src/store/sqlite-driver.js'
 import { SqliteStore } from '../src/store/sqlite.js'
 import type { NewPlant } from '../src/store/store.js'
 import { tempFolder } from './helpers/service.js'
@@ -121,7 +123,7 @@ describe('the SQLite store while another connection holds the write lock', () =>
   const path = join(folder.path, 'locked.db')
   let store: SqliteStore
   /** Another process's connection, as a worker of WORKERS has. */
-  let holder: Database.Database
+  let holder: BetterSqlite3.Database
   before(() => {
     store = SqliteStore.open(path)
     holder = new Database(path)
@@ -184,4 +186,15 @@ describe('the SQLite store while another connection holds the write lock', () =>
     assert.equal((await list()).count, 1)
     assert.equal(await store.createPlant({ id: 3n, owner, name: 'later', tag: null }), true, 'writes go on once the lock is free')
   })
+})
+
+test('the SQLite store runs on better-sqlite3 13 where Node-API 10 exists, and on 12 before it', () => {
+  const { version } = createRequire(import.meta.url)(`${SQLITE_DRIVER}/package.json`) as { version: string }
+  assert.equal(version.split('.')[0], Number(process.versions.napi) >= 10 ? '13' : '12')
+  const db = new Database(':memory:')
+  try {
+    assert.equal(db.prepare('SELECT 1 + 1 AS two').pluck().get(), 2)
+  } finally {
+    db.close()
+  }
 })

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import Database from 'better-sqlite3'
+import type BetterSqlite3 from 'better-sqlite3'
 import { Counter, type Registry } from 'prom-client'
 import { StoreUnavailableError } from '../errors.js'
 import type { Scope } from '../tokens.js'
@@ -8,6 +8,7 @@ import { readMigrations } from './migrations.js'
 import { CACHED_PAGE_ROWS, PageCache, pageKey } from './page-cache.js'
 import { idRange } from './plant-range.js'
 import { SharedTurnReads } from './shared-reads.js'
+import { Database } from './sqlite-driver.js'
 import { inTheTurnAfter } from './turn-batch.js'
 import { EMPTY_PAGE, type NewPlant, type NewToken, type Plant, type PlantPage, type PlantQuery, type PlantStore, type TokenRecord } from './store.js'
 
@@ -68,7 +69,7 @@ function plantFilter(byOwner: boolean, byTag: boolean): string {
   return [byOwner && 'owner = @owner', byTag && 'tag = @tag', 'id BETWEEN @from AND @to'].filter(Boolean).join(' AND ')
 }
 
-export function migrateSqlite(db: Database.Database): void {
+export function migrateSqlite(db: BetterSqlite3.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)')
   // IMMEDIATE takes the write lock first, so two processes migrating at once apply each file once.
   db.transaction(() => {
@@ -85,7 +86,7 @@ export function migrateSqlite(db: Database.Database): void {
   }).immediate()
 }
 
-export function openSqliteDatabase(path: string): Database.Database {
+export function openSqliteDatabase(path: string): BetterSqlite3.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const db = new Database(path, { timeout: LOCK_WAIT_MS })
   db.pragma('journal_mode = WAL')
@@ -104,7 +105,7 @@ interface PendingWrite {
 export class SqliteStore implements PlantStore {
   private readonly statements
   private pendingWrites: PendingWrite[] = []
-  private readonly commitWrites: Database.Transaction<(writes: PendingWrite[]) => unknown[]>
+  private readonly commitWrites: BetterSqlite3.Transaction<(writes: PendingWrite[]) => unknown[]>
   private readonly commitWrite: (write: PendingWrite) => unknown
   private readonly pageCache = new PageCache()
   private readonly pageReads = new SharedTurnReads<PlantPage>()
@@ -115,7 +116,7 @@ export class SqliteStore implements PlantStore {
   /** Transactions committed and the writes they carried, for /metrics: their ratio is the writes per sync. */
   readonly commitCounts = { transactions: 0, writes: 0 }
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: BetterSqlite3.Database) {
     const plantQueries = (byOwner: boolean, byTag: boolean) => ({
       // One row with the page's JSON text: a JS value per plant cost more than the query itself.
       // (CAST: a bare bound LIMIT made SQLite's query measurably slower.)

@@ -82,7 +82,7 @@ export async function seedPlants(
 ): Promise<void> {
   const BATCH = 10_000
   if (db.kind === 'sqlite') {
-    const { default: Database } = await import('better-sqlite3')
+    const { Database } = await import('../../src/store/sqlite-driver.js')
     const sqlite = new Database(db.url.slice('sqlite:'.length))
     try {
       const insert = sqlite.prepare('INSERT INTO plants (id, owner, name, tag, created_at) VALUES (?, ?, ?, NULL, 0)')
