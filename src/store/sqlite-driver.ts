@@ -8,6 +8,6 @@ import type BetterSqlite3 from 'better-sqlite3'
  * has no such wrapper, but asks for Node-API 10, which no Node.js 20 has: it crashes there.
  * So 13 wherever Node-API 10 exists (Node.js 22.14 and later), 12 elsewhere.
  */
-export const SQLITE_DRIVER = Number(process.versions.napi) >= 10 ? 'better-sqlite3-13' : 'better-sqlite3'
+const driver = Number(process.versions.napi) >= 10 ? 'better-sqlite3-13' : 'better-sqlite3'
 
-export const Database = createRequire(import.meta.url)(SQLITE_DRIVER) as typeof BetterSqlite3
+export const Database = createRequire(import.meta.url)(driver) as typeof BetterSqlite3
