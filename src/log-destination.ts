@@ -1,6 +1,11 @@
+import { writeSync } from 'node:fs'
 import { pino } from 'pino'
 
 type SonicBoom = ReturnType<typeof pino.destination>
+
+/** How long writing the last lines at exit waits, in all, for a full pipe's reader to make room. */
+const EXIT_WRITE_PATIENCE_MS = 2_000
+const EAGAIN_PAUSE_MS = 5
 
 /**
  * pino's destination: the lines logged in one turn of the event loop are handed to sonic-boom
@@ -10,11 +15,14 @@ type SonicBoom = ReturnType<typeof pino.destination>
  */
 export class TurnBatchedDestination {
   private lines: string[] = []
+  /** The asynchronous writer the gathered lines are handed to, on `fd`. */
+  readonly sonic: SonicBoom
 
   constructor(
-    private readonly sonic: SonicBoom,
+    private readonly fd: number,
     private readonly maxWrite: number,
   ) {
+    this.sonic = pino.destination({ dest: fd, sync: false, maxWrite })
     // Lines still gathered when the process exits (a deadline passed) are written synchronously.
     process.on('exit', () => {
       try {
@@ -36,27 +44,60 @@ export class TurnBatchedDestination {
     this.sonic.flush(callback)
   }
 
+  /**
+   * Writes everything now. The lines still gathered are written here, after sonic-boom's own
+   * buffer, rather than handed to sonic-boom: there they would start an asynchronous write that
+   * an exit cuts off or lets land after later lines (seen in CI: 1,000 lines logged just before
+   * process.exit() arrived with the first 183 last).
+   */
   flushSync(): void {
-    this.handOver()
+    const chunks = wholeLineChunks(this.lines, this.maxWrite)
+    this.lines = []
     this.sonic.flushSync()
+    for (const chunk of chunks) writeWholeSync(this.fd, chunk)
   }
 
   private readonly handOver = (): void => {
     const lines = this.lines
     if (lines.length === 0) return
     this.lines = []
-    let chunk = ''
-    let bytes = 0
-    for (const line of lines) {
-      const length = Buffer.byteLength(line)
-      if (bytes > 0 && bytes + length > this.maxWrite) {
-        this.sonic.write(chunk)
-        chunk = ''
-        bytes = 0
-      }
-      chunk += line
-      bytes += length
+    for (const chunk of wholeLineChunks(lines, this.maxWrite)) this.sonic.write(chunk)
+  }
+}
+
+/**
+ * The lines joined into as few chunks as fit in `maxWrite` bytes each (a longer line is a chunk of
+ * its own): a write of at most 4 KiB to a pipe is atomic, so workers sharing one never interleave.
+ */
+function wholeLineChunks(lines: readonly string[], maxWrite: number): string[] {
+  const chunks: string[] = []
+  let chunk = ''
+  let bytes = 0
+  for (const line of lines) {
+    const length = Buffer.byteLength(line)
+    if (bytes > 0 && bytes + length > maxWrite) {
+      chunks.push(chunk)
+      chunk = ''
+      bytes = 0
     }
-    this.sonic.write(chunk)
+    chunk += line
+    bytes += length
+  }
+  if (bytes > 0) chunks.push(chunk)
+  return chunks
+}
+
+/** Writes all of `text` to `fd`, waiting for a full non-blocking pipe to drain, within EXIT_WRITE_PATIENCE_MS. */
+function writeWholeSync(fd: number, text: string): void {
+  let rest = Buffer.from(text)
+  let waited = 0
+  while (rest.length > 0) {
+    try {
+      rest = rest.subarray(writeSync(fd, rest))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || waited >= EXIT_WRITE_PATIENCE_MS) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, EAGAIN_PAUSE_MS)
+      waited += EAGAIN_PAUSE_MS
+    }
   }
 }

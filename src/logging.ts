@@ -19,7 +19,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   const maxWrite = cluster.isWorker ? 4096 : 16384
   const logger = pino(
     loggerOptions(level),
-    destination ?? new TurnBatchedDestination(pino.destination({ dest: 1, sync: false, maxWrite }), maxWrite),
+    destination ?? new TurnBatchedDestination(1, maxWrite),
   )
   ownLoggers.add(logger)
   return logger
