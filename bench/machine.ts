@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process'
+import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
+import { type AddressInfo, createConnection, createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
 
 /**
  * What the machine itself was like during a run, so that its slow and fast phases can be told
@@ -56,3 +60,66 @@ export function fixedLoopMs(): number {
   }
   return best
 }
+
+/**
+ * Microseconds per round trip of a 64-byte message over loopback TCP between a client and an
+ * echo server of this process, the best of three batches: the kernel's network path and the
+ * event loop's wake-ups, which every request of the bench goes through and the fixed loop does not.
+ */
+export async function loopbackRoundTripUs(): Promise<number> {
+  const roundTrips = 5_000
+  const message = Buffer.alloc(64, 1)
+  const server = createServer({ noDelay: true }, (socket) => socket.on('data', (data) => socket.write(data)))
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const client = createConnection({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', noDelay: true })
+  await once(client, 'connect')
+  let best = Number.POSITIVE_INFINITY
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const start = process.hrtime.bigint()
+    await new Promise<void>((resolve) => {
+      let received = 0
+      let left = roundTrips
+      const onData = (data: Buffer): void => {
+        // TCP may split an echo; a round trip ends when all 64 bytes are back.
+        received += data.length
+        if (received < message.length) return
+        received = 0
+        if (--left > 0) {
+          client.write(message)
+          return
+        }
+        client.off('data', onData)
+        resolve()
+      }
+      client.on('data', onData)
+      client.write(message)
+    })
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e3 / roundTrips)
+  }
+  client.destroy()
+  server.close()
+  return best
+}
+
+/** A reading takes about a second; one that hangs (a socket that never answers) is ended. */
+const READING_TIMEOUT_MS = 30_000
+
+/**
+ * What one of the reading scripts (`fixed-loop.js`, `loopback-round-trip.js`) prints, run in a
+ * fresh Node.js process. In a process that has run other code, V8 may recompile the fixed loop
+ * into code that runs it four times slower (seen in run 28: 72 ms on the first call, then 290 to
+ * 330 on every later one), and the figure would describe the compiler, not the machine.
+ */
+function freshReading(script: string): number {
+  const path = fileURLToPath(new URL(script, import.meta.url))
+  const value = Number(execFileSync(process.execPath, [path], { encoding: 'utf8', timeout: READING_TIMEOUT_MS }).trim())
+  if (!(value > 0)) throw new Error(`${script} printed no reading: ${value}`)
+  return value
+}
+
+/** fixedLoopMs, timed in a fresh process, as `node dist/bench/fixed-loop.js` does. */
+export const freshFixedLoopMs = (): number => freshReading('./fixed-loop.js')
+
+/** loopbackRoundTripUs, in a fresh process, as `node dist/bench/loopback-round-trip.js` does. */
+export const freshLoopbackRoundTripUs = (): number => freshReading('./loopback-round-trip.js')

@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { get } from 'node:http'
 import { cpus, totalmem } from 'node:os'
@@ -9,7 +7,8 @@ import pg from 'pg'
 import { type TestDatabase, seedPlants } from '../test/helpers/databases.js'
 import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../test/helpers/service.js'
 import { type LoadResult, residentMemory, runLoad } from './load.js'
-import { fixedLoopMs, readCpuTimes, stolenPercent } from './machine.js'
+import { startBaseline } from './start-baseline.js'
+import { freshFixedLoopMs, freshLoopbackRoundTripUs, readCpuTimes, stolenPercent } from './machine.js'
 import { CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
@@ -65,12 +64,14 @@ async function measure(target: Target, scenario: Scenario): Promise<LoadResult> 
   return runLoad({ ...options, seconds: MEASURE_SECONDS, requests: scenario.requests() })
 }
 
-/** The fixed loop's time before each scenario: the machine's speed moves within minutes. */
+/** The fixed loop's and a loopback round trip's times before each scenario: the machine's speed moves within minutes. */
 const loopSamples: number[] = []
+const roundTripSamples: number[] = []
 
 /** Service and baseline in turns, with identical settings, so that drift hits both alike. */
 async function compare(label: string, service: Target, baseline: Target, scenario: Scenario): Promise<Comparison> {
-  loopSamples.push(fixedLoopMs())
+  loopSamples.push(freshFixedLoopMs())
+  roundTripSamples.push(freshLoopbackRoundTripUs())
   const serviceRuns: LoadResult[] = []
   const baselineRuns: LoadResult[] = []
   for (let round = 0; round < ROUNDS; round++) {
@@ -91,17 +92,6 @@ async function compare(label: string, service: Target, baseline: Target, scenari
       `(${shownRatio(comparison.ratio)}×), p99 ${p99Cell(comparison)} ms, failures ${result.failures}`,
   )
   return comparison
-}
-
-async function startBaseline(): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'bench', 'baseline.js')], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const [line] = (await once(child.stdout, 'data')) as [Buffer]
-  const url = /http:\/\/\S+/.exec(line.toString())?.[0]
-  if (!url) throw new Error(`baseline did not start: ${line.toString()}`)
-  return { url, process: child }
 }
 
 /** The first byte and the end of one streamed GET, in milliseconds. */
@@ -303,9 +293,9 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
   return { text: lines.join('\n'), allMet }
 }
 
-/** The loop's fastest, median and slowest time over the scenarios. */
-function loopRange(): string {
-  const sorted = [...loopSamples].sort((a, b) => a - b)
+/** The fastest, median and slowest of a reading taken before each scenario. */
+function sampleRange(samples: readonly number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b)
   const at = (fraction: number) => (sorted[Math.floor(fraction * (sorted.length - 1))] ?? Number.NaN).toFixed(0)
   return `${at(0)} to ${at(1)} (median ${at(0.5)})`
 }
@@ -326,7 +316,7 @@ async function main(): Promise<void> {
     `- command: \`npm run bench${quick ? ' -- --quick' : ''}\`${process.env.BENCH_DATABASE_URL ? ' with BENCH_DATABASE_URL set' : ''}`,
     `- date: ${new Date().toISOString()}`,
     `- machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`,
-    `- machine's phase: a fixed JavaScript loop took ${loopRange()} ms before the scenarios (less is a faster core); ${stolen} during the run`,
+    `- machine's phase, before the scenarios: a fixed JavaScript loop took ${sampleRange(loopSamples)} ms (less is a faster core), a loopback TCP round trip ${sampleRange(roundTripSamples)} µs (less is a faster network path); ${stolen} during the run`,
     `- load: autocannon, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up discarded, ${MEASURE_SECONDS} s measured, ` +
       `${ROUNDS} alternating round(s) of service and baseline per scenario`,
     '- service: defaults of `npm start` (auth, ownership, validation, metrics, request logging to a pipe, durable commits)',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { parseCpuTimes, readCpuTimes, stolenPercent } from '../bench/machine.js'
+import { freshFixedLoopMs, freshLoopbackRoundTripUs, parseCpuTimes, readCpuTimes, stolenPercent } from '../bench/machine.js'
 
 test('stolen time is the steal column’s share of all CPU time between two readings of /proc/stat', () => {
   // user nice system idle iowait irq softirq steal guest guest_nice
@@ -19,4 +19,17 @@ test('this machine’s /proc/stat reads as CPU times that only grow', { skip: pr
   assert.ok(first && second)
   assert.ok(first.total > 0 && first.steal >= 0)
   assert.ok(second.total >= first.total && second.steal >= first.steal)
+})
+
+test('the fixed loop timed in a fresh process comes back as the milliseconds that process printed', () => {
+  const ms = freshFixedLoopMs()
+  assert.ok(Number.isFinite(ms) && ms > 0, `got ${ms}`)
+  // fixed-loop.js prints one decimal; a value read back from anything else would rarely be so.
+  assert.equal(ms, Number(ms.toFixed(1)))
+})
+
+test('a loopback round trip timed in a fresh process comes back as the microseconds that process printed', () => {
+  const us = freshLoopbackRoundTripUs()
+  assert.ok(Number.isFinite(us) && us > 0, `got ${us}`)
+  assert.equal(us, Number(us.toFixed(1)))
 })

@@ -1,0 +1,38 @@
+import { runLoad } from './load.js'
+import { freshFixedLoopMs, freshLoopbackRoundTripUs } from './machine.js'
+import { LIST } from './scenarios.js'
+import { startBaseline } from './start-baseline.js'
+
+/**
+ * `npm run bench:phase`: in about ten seconds, whether the machine is now in a phase where the
+ * full bench's p99 targets can be met, read off what decides it: how fast the bare baseline
+ * serves `list` at the bench's 50 connections.
+ */
+const CONNECTIONS = 50
+const WARMUP_SECONDS = 2
+const MEASURE_SECONDS = 5
+/** In the full runs of docs/PERFORMANCE.md, every p99 was met only where the baseline's `list` ran at least this fast. */
+const P99_PHASE_REQUESTS_PER_SECOND = 69_000
+
+const loopMs = freshFixedLoopMs()
+const roundTripUs = freshLoopbackRoundTripUs()
+const baseline = await startBaseline()
+try {
+  const options = {
+    url: baseline.url,
+    connections: CONNECTIONS,
+    serverPid: baseline.process.pid as number,
+    requests: LIST.requests(),
+  }
+  await runLoad({ ...options, seconds: WARMUP_SECONDS })
+  const { requestsPerSecond, p99 } = await runLoad({ ...options, seconds: MEASURE_SECONDS })
+  const fast = requestsPerSecond >= P99_PHASE_REQUESTS_PER_SECOND
+  console.log(`fixed loop ${loopMs.toFixed(1)} ms, loopback round trip ${roundTripUs.toFixed(1)} µs`)
+  console.log(`baseline list: ${requestsPerSecond.toFixed(0)} req/s at ${CONNECTIONS} connections, p99 ${p99} ms`)
+  console.log(
+    `${fast ? 'fast' : 'slow'} phase: every p99 target was met only in full runs whose baseline list ran at ` +
+      `${P99_PHASE_REQUESTS_PER_SECOND} req/s or more (docs/PERFORMANCE.md)`,
+  )
+} finally {
+  baseline.process.kill('SIGTERM')
+}
