@@ -1,6 +1,6 @@
 import { runLoad } from './load.js'
 import { freshFixedLoopMs, freshLoopbackRoundTripUs } from './machine.js'
-import { LIST } from './scenarios.js'
+import { CONNECTIONS, LIST } from './scenarios.js'
 import { startBaseline } from './start-baseline.js'
 
 /**
@@ -8,7 +8,6 @@ import { startBaseline } from './start-baseline.js'
  * full bench's p99 targets can be met, read off what decides it: how fast the bare baseline
  * serves `list` at the bench's 50 connections.
  */
-const CONNECTIONS = 50
 const WARMUP_SECONDS = 2
 const MEASURE_SECONDS = 5
 /** In the full runs of docs/PERFORMANCE.md, every p99 was met only where the baseline's `list` ran at least this fast. */

@@ -9,11 +9,10 @@ import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '..
 import { type LoadResult, residentMemory, runLoad } from './load.js'
 import { startBaseline } from './start-baseline.js'
 import { freshFixedLoopMs, freshLoopbackRoundTripUs, readCpuTimes, stolenPercent } from './machine.js'
-import { CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
+import { CONNECTIONS, CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
 const quick = flags.quick === true
-const CONNECTIONS = 50
 const WARMUP_SECONDS = quick ? 0.5 : 3
 const MEASURE_SECONDS = quick ? 1.5 : 10
 const ROUNDS = quick ? 1 : 2

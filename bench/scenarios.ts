@@ -6,6 +6,9 @@ export interface Scenario {
   requests: () => autocannon.Request[]
 }
 
+/** The load: keep-alive connections per scenario, the same for the service and the baseline. */
+export const CONNECTIONS = 50
+
 let nextId = 1_000_000_000_000n
 
 /** A new plant with an id no earlier request used: creates are never duplicates. */
