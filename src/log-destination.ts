@@ -69,7 +69,7 @@ export class TurnBatchedDestination {
  * The lines joined into as few chunks as fit in `maxWrite` bytes each (a longer line is a chunk of
  * its own): a write of at most 4 KiB to a pipe is atomic, so workers sharing one never interleave.
  */
-function wholeLineChunks(lines: readonly string[], maxWrite: number): string[] {
+export function wholeLineChunks(lines: readonly string[], maxWrite: number): string[] {
   const chunks: string[] = []
   let chunk = ''
   let bytes = 0

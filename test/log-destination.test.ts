@@ -3,7 +3,8 @@ import { execFile } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { TurnBatchedDestination } from '../src/log-destination.js'
+import fc from 'fast-check'
+import { TurnBatchedDestination, wholeLineChunks } from '../src/log-destination.js'
 import { REPO_ROOT, tempFolder } from './helpers/service.js'
 
 test('lines of one turn reach the file whole, in order, in writes of at most maxWrite bytes', async () => {
@@ -24,6 +25,27 @@ test('lines of one turn reach the file whole, in order, in writes of at most max
   } finally {
     folder.remove()
   }
+})
+
+test('chunks hold whole lines, in order, each at most maxWrite bytes unless it is one longer line', () => {
+  // Both the normal path and the exit path write these chunks; the exit path's writes cannot be watched.
+  const line = fc.string({ maxLength: 200, unit: 'grapheme' }).map((text) => `${text.replaceAll('\n', ' ')}\n`)
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 60 }), fc.integer({ min: 1, max: 5000 }), (lines, maxWrite) => {
+      const chunks = wholeLineChunks(lines, maxWrite)
+      assert.deepEqual(chunks.flatMap((chunk) => chunk.split(/(?<=\n)/)), lines)
+      for (const chunk of chunks) {
+        const oneLine = chunk.indexOf('\n') === chunk.length - 1
+        assert.ok(Buffer.byteLength(chunk) <= maxWrite || oneLine, `a chunk of ${Buffer.byteLength(chunk)} bytes`)
+      }
+      for (const [index, chunk] of chunks.slice(1).entries()) {
+        const previous = chunks[index] as string
+        const firstLine = chunk.slice(0, chunk.indexOf('\n') + 1)
+        assert.ok(Buffer.byteLength(previous + firstLine) > maxWrite, 'no chunk is cut short')
+      }
+    }),
+    { numRuns: 500 },
+  )
 })
 
 test('lines logged just before process.exit() are all written, in order, while the thread pool is busy', async () => {
