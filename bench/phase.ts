@@ -10,8 +10,11 @@ import { startBaseline } from './start-baseline.js'
  */
 const WARMUP_SECONDS = 2
 const MEASURE_SECONDS = 5
-/** In the full runs of docs/PERFORMANCE.md, every p99 was met only where the baseline's `list` ran at least this fast. */
-const P99_PHASE_REQUESTS_PER_SECOND = 69_000
+/**
+ * Of the full runs whose baseline `list` docs/PERFORMANCE.md gives, none slower than this met every
+ * p99; of the thirteen at least this fast, nine did and four missed one p99, by 0.5 to 2 ms.
+ */
+const P99_PHASE_REQUESTS_PER_SECOND = 48_000
 
 const loopMs = freshFixedLoopMs()
 const roundTripUs = freshLoopbackRoundTripUs()
@@ -29,8 +32,8 @@ try {
   console.log(`fixed loop ${loopMs.toFixed(1)} ms, loopback round trip ${roundTripUs.toFixed(1)} µs`)
   console.log(`baseline list: ${requestsPerSecond.toFixed(0)} req/s at ${CONNECTIONS} connections, p99 ${p99} ms`)
   console.log(
-    `${fast ? 'fast' : 'slow'} phase: every p99 target was met only in full runs whose baseline list ran at ` +
-      `${P99_PHASE_REQUESTS_PER_SECOND} req/s or more (docs/PERFORMANCE.md)`,
+    `${fast ? 'fast' : 'slow'} phase: no full run on record whose baseline list ran under ${P99_PHASE_REQUESTS_PER_SECOND} req/s ` +
+      'met every p99 target; most at or above it did (docs/PERFORMANCE.md)',
   )
 } finally {
   baseline.process.kill('SIGTERM')
