@@ -12,7 +12,7 @@ const WARMUP_SECONDS = 2
 const MEASURE_SECONDS = 5
 /**
  * Of the full runs whose baseline `list` docs/PERFORMANCE.md gives, none slower than this met every
- * p99; of the thirteen at least this fast, nine did and four missed one p99, by 0.5 to 2 ms.
+ * p99; of the fourteen at least this fast, ten did and four missed one p99, by 0.5 to 2 ms.
  */
 const P99_PHASE_REQUESTS_PER_SECOND = 48_000
 
