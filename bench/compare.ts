@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { tempFolder } from '../test/helpers/service.js'
+import { tempFolder } from '../support/service.js'
 import { CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
 
 /**

@@ -4,11 +4,10 @@ import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
-import { type TestDatabase, seedPlants } from '../test/helpers/databases.js'
-import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../test/helpers/service.js'
+import { type TestDatabase, seedPlants } from '../support/databases.js'
+import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../support/service.js'
 import { type LoadResult, residentMemory, runLoad } from './load.js'
 import { startBaseline } from './start-baseline.js'
-import { freshFixedLoopMs, freshLoopbackRoundTripUs, readCpuTimes, stolenPercent } from './machine.js'
 import { CONNECTIONS, CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
@@ -69,17 +68,11 @@ async function measure(target: Target, scenario: Scenario): Promise<LoadResult> 
   return runLoad({ ...options, seconds: MEASURE_SECONDS, requests: scenario.requests() })
 }
 
-/** The fixed loop's and a loopback round trip's times before each scenario: the machine's speed moves within minutes. */
-const loopSamples: number[] = []
-const roundTripSamples: number[] = []
-
 /**
  * Service and baseline in turns, with identical settings, so that drift hits both alike; with
  * `smallStore`, the service on a small store too, in the same turns.
  */
 async function compare(label: string, service: Target, baseline: Target, scenario: Scenario, smallStore?: Target): Promise<Comparison> {
-  loopSamples.push(freshFixedLoopMs())
-  roundTripSamples.push(freshLoopbackRoundTripUs())
   const serviceRuns: LoadResult[] = []
   const baselineRuns: LoadResult[] = []
   const smallStoreRuns: LoadResult[] = []
@@ -230,7 +223,8 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<StoreReport> {
 }
 
 const MiB = 2 ** 20
-/** The baseline's throughput and p99: at 50 connections a p99 follows from the throughput (mean latency = connections / req/s). */
+/** A scenario's p99 may be at most this many times the baseline's p99 in the same rounds. */
+const P99_RATIO = 2
 const baselineColumns = (comparison: Comparison) => `${comparison.baseline.requestsPerSecond.toFixed(0)} | ${comparison.baseline.p99}`
 const mark = (ok: boolean) => (ok ? 'met' : '**MISSED**')
 /** The mean p99, with each round's beside it when there were several. */
@@ -247,8 +241,6 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
   let allMet = true
   for (const store of stores) {
     const misses: string[] = []
-    /** The scenarios with a p99 target in which the baseline itself missed it. */
-    const slowBaseline: Comparison[] = []
     const check = (ok: boolean, what: string) => {
       if (!ok) misses.push(what)
       return mark(ok)
@@ -277,14 +269,13 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
       if (target.large && small === undefined) throw new Error(`${comparison.scenario} was measured without its small store`)
       const shown = small ? comparison.service.requestsPerSecond / small.requestsPerSecond : comparison.ratio
       const ratioOk = shown >= target.ratio
-      const latencyOk = target.large === true || comparison.service.p99 <= 5
-      if (!target.large && comparison.baseline.p99 > 5) slowBaseline.push(comparison)
+      const latencyOk = target.large === true || comparison.service.p99 <= P99_RATIO * comparison.baseline.p99
       const failures = comparison.service.failures + (small?.failures ?? 0)
       const failuresOk = failures === 0
       const missed = [!ratioOk && 'ratio', !latencyOk && 'p99', !failuresOk && 'failures'].filter(Boolean).join(', ')
       const goal = small
         ? `≥ ${target.ratio}× of ${small.requestsPerSecond.toFixed(0)} req/s on a ${SMALL_STORE}-plant store, in the same rounds`
-        : `≥ ${target.ratio}×, p99 ≤ 5 ms`
+        : `≥ ${target.ratio}×, p99 ≤ ${P99_RATIO}× the baseline's`
       lines.push(
         `| ${comparison.scenario} | ${comparison.service.requestsPerSecond.toFixed(0)} | ${comparison.service.p50} | ` +
           `${p99Cell(comparison)} | ${(comparison.service.peakRss / MiB).toFixed(1)} | ` +
@@ -310,32 +301,17 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
     if (isDefault) allMet &&= misses.length === 0
     const verdict = misses.length === 0 ? 'every target met' : `**MISSED**: ${misses.join(', ')}`
     verdicts.push(`- ${store.kind}${isDefault ? ' (the default store)' : ' (not the default; for information)'}: ${verdict}`)
-    // Said beside the verdict, never instead of it: a slow phase of the machine is a fact of the run.
-    if (slowBaseline.length > 0) {
-      const which = slowBaseline.map((comparison) => `${comparison.scenario} (${comparison.baseline.p99} ms)`).join(', ')
-      verdicts.push(`  - the baseline itself missed p99 ≤ 5 ms in ${which}: this run's machine was slower than the p99 target assumes`)
-    }
   }
   lines.push(...verdicts, '')
   return { text: lines.join('\n'), allMet }
 }
 
-/** The fastest, median and slowest of a reading taken before each scenario. */
-function sampleRange(samples: readonly number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (fraction: number) => (sorted[Math.floor(fraction * (sorted.length - 1))] ?? Number.NaN).toFixed(0)
-  return `${at(0)} to ${at(1)} (median ${at(0.5)})`
-}
-
 async function main(): Promise<void> {
-  const cpuBefore = readCpuTimes()
   const kinds: ('sqlite' | 'postgres')[] = ['sqlite']
   if (process.env.BENCH_DATABASE_URL) kinds.push('postgres')
   const stores: StoreReport[] = []
   for (const kind of kinds) stores.push(await benchStore(kind))
   const { text, allMet } = report(stores)
-  const cpuAfter = readCpuTimes()
-  const stolen = cpuBefore && cpuAfter ? `${stolenPercent(cpuBefore, cpuAfter).toFixed(1)} % of all CPU time stolen by the hypervisor` : 'stolen time unknown (no /proc/stat)'
   const cpu = cpus()
   const header = [
     `## Plant Store benchmark${quick ? ' (--quick: short runs and 1/10 of the data; figures are not meaningful)' : ''}`,
@@ -343,7 +319,6 @@ async function main(): Promise<void> {
     `- command: \`npm run bench${quick ? ' -- --quick' : ''}\`${process.env.BENCH_DATABASE_URL ? ' with BENCH_DATABASE_URL set' : ''}`,
     `- date: ${new Date().toISOString()}`,
     `- machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`,
-    `- machine's phase, before the scenarios: a fixed JavaScript loop took ${sampleRange(loopSamples)} ms (less is a faster core), a loopback TCP round trip ${sampleRange(roundTripSamples)} µs (less is a faster network path); ${stolen} during the run`,
     `- load: autocannon, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up discarded, ${MEASURE_SECONDS} s measured, ` +
       `${ROUNDS} alternating round(s) of service and baseline per scenario`,
     '- service: defaults of `npm start` (auth, ownership, validation, metrics, request logging to a pipe, durable commits)',

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { type TestDatabase, seedPlants } from '../test/helpers/databases.js'
-import { makeToken, startService, tempFolder } from '../test/helpers/service.js'
+import { type TestDatabase, seedPlants } from '../support/databases.js'
+import { makeToken, startService, tempFolder } from '../support/service.js'
 import { residentMemory } from './load.js'
 import { LIST, MIXED } from './scenarios.js'
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { join } from 'node:path'
-import { REPO_ROOT } from '../test/helpers/service.js'
+import { REPO_ROOT } from '../support/service.js'
 
 /** Starts the bare `node:http` baseline (baseline.ts) on a free port of 127.0.0.1. */
 export async function startBaseline(): Promise<{ url: string; process: ChildProcess }> {

@@ -3,7 +3,8 @@ import { ConfigError, loadConfig, loadDotEnv } from './config.js'
 import { serve } from './server.js'
 import { openStore } from './store/open.js'
 import type { PlantStore, TokenRecord } from './store/store.js'
-import { DEFAULT_SCOPES, type Scope, generateToken, hashToken, isScope, parseDuration } from './tokens.js'
+import { issueToken } from './auth/issue-token.js'
+import { DEFAULT_SCOPES, type Scope, isScope, parseDuration } from './auth/tokens.js'
 
 export const USAGE = `usage: plantstore <command>
   serve                                   start the HTTP service (npm start)
@@ -63,9 +64,7 @@ async function createToken(store: PlantStore, args: string[], out: Output): Prom
     if (duration === undefined) throw new UsageError('--expires-in takes a number and a unit: 90s, 45m, 12h, 30d')
     expiresAt = new Date(Date.now() + duration)
   }
-  const token = generateToken()
-  await store.createToken({ hash: hashToken(token), subject, scopes, name: values.name ?? null, expiresAt })
-  out.stdout(token)
+  out.stdout(await issueToken(store, { subject, scopes, name: values.name ?? null, expiresAt }))
 }
 
 function tokenLine(token: TokenRecord): string {
@@ -80,7 +79,8 @@ function tokenLine(token: TokenRecord): string {
   ].join('\t')
 }
 
-async function tokenCommand(store: PlantStore, args: string[], out: Output): Promise<void> {
+/** `plantstore token …` on an open store. */
+export async function tokenCommand(store: PlantStore, args: string[], out: Output): Promise<void> {
   const [action, ...rest] = args
   switch (action) {
     case 'create':

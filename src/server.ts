@@ -1,12 +1,13 @@
 import cluster from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { buildApp } from './app.js'
+import { issueFirstToken } from './auth/issue-token.js'
+import { SCOPES } from './auth/tokens.js'
 import type { Config } from './config.js'
-import { createLogger, flushLogs } from './logging.js'
+import { buildApp } from './http/app.js'
+import { createLogger, flushLogs } from './observability/logger.js'
 import { openStore } from './store/open.js'
 import type { PlantStore } from './store/store.js'
-import { SCOPES, generateToken, hashToken } from './tokens.js'
 import { superviseWorkers } from './workers.js'
 
 /** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
@@ -14,19 +15,12 @@ const SHUTDOWN_DEADLINE_MS = 9_000
 
 /** On the very first start there is no way to call the API, so make one admin token and show it once. */
 async function createFirstToken(store: PlantStore, write: (text: string) => void): Promise<void> {
-  const token = generateToken()
-  const id = await store.createFirstToken({
-    hash: hashToken(token),
-    subject: 'admin',
-    scopes: SCOPES,
-    name: 'first start',
-    expiresAt: null,
-  })
-  if (id === null) return
+  const first = await issueFirstToken(store, { subject: 'admin', scopes: SCOPES, name: 'first start', expiresAt: null })
+  if (first === null) return
   write(
-    `plantstore: first start: created token ${id} for subject "admin" with scopes ${SCOPES.join(' ')}.\n` +
+    `plantstore: first start: created token ${first.id} for subject "admin" with scopes ${SCOPES.join(' ')}.\n` +
       'It is shown only this once; keep it somewhere safe:\n\n' +
-      `${token}\n\n` +
+      `${first.token}\n\n` +
       'Make more with: ./bin/plantstore token create --subject NAME [--scope plants:read,plants:write] [--expires-in 30d]\n',
   )
 }

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { Logger } from 'pino'
-import { answerMetricsRequests } from './cluster-metrics.js'
-import { flushLogs } from './logging.js'
+import { answerMetricsRequests } from './observability/cluster-metrics.js'
+import { flushLogs } from './observability/logger.js'
 
 /**
  * The primary process of WORKERS > 1: it prepares the database once, starts the workers (each a

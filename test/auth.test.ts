@@ -1,31 +1,33 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { TOKEN_CACHE_MS } from '../src/auth.js'
-import { STORE_KINDS } from './helpers/databases.js'
-import { type Fixture, startFixture } from './helpers/fixture.js'
-import { runCli, startService } from './helpers/service.js'
+import { TOKEN_CACHE_MS } from '../src/auth/opaque-tokens.js'
+import { STORE_KINDS } from '../support/databases.js'
+import { startFixture } from './helpers/fixture.js'
+import { type InProcessFixture, buildFixture } from './helpers/in-process.js'
+import { runCli, startService } from '../support/service.js'
 
 const challenge = (response: { headers: Headers }) => response.headers.get('www-authenticate')
 
 for (const kind of STORE_KINDS) {
   describe(`who may do what, on ${kind}`, () => {
-    let fx: Fixture
+    let fx: InProcessFixture
     let writer: string
     let revoked: string
     let expired: string
 
     before(async () => {
-      fx = await startFixture(kind)
+      fx = await buildFixture(kind)
       ;[writer, revoked, expired] = await Promise.all([
         fx.token('writer'),
         fx.token('revoked-user'),
         fx.token('expired-user', '--expires-in', '1s'),
       ])
-      const listed = await runCli(['token', 'list'], { DATABASE_URL: fx.db.url })
+      const listed = await fx.tokenCli('list')
       const revokedId = listed.stdout.split('\n').find((line) => line.split('\t')[1] === 'revoked-user')?.split('\t')[0]
       assert.ok(revokedId, listed.stdout)
-      assert.equal((await runCli(['token', 'revoke', revokedId], { DATABASE_URL: fx.db.url })).code, 0)
-      await new Promise((resolve) => setTimeout(resolve, 1100))
+      assert.equal((await fx.tokenCli('revoke', revokedId)).code, 0)
+      // Past the expiry of the one-second token, without waiting for it.
+      fx.advanceClock(1_100)
     })
     after(() => fx.close())
 
@@ -159,14 +161,14 @@ for (const kind of STORE_KINDS) {
     })
 
     test('no token appears in the service log', async () => {
-      const log = fx.service.stdout()
+      const log = fx.logs()
       assert.ok(log.length > 0)
       for (const token of [writer, revoked, expired, fx.adminToken]) assert.ok(!log.includes(token))
       assert.ok(!log.includes('pst_'))
     })
 
     test('token list shows id, subject, scopes, created, expires and revoked, never a token', async () => {
-      const listed = await runCli(['token', 'list'], { DATABASE_URL: fx.db.url })
+      const listed = await fx.tokenCli('list')
       assert.equal(listed.code, 0)
       assert.ok(!listed.stdout.includes('pst_'))
       const revokedLine = listed.stdout.split('\n').find((line) => line.includes('revoked-user'))

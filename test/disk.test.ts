@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { Api } from './helpers/api.js'
-import { type Service, makeToken, startService } from './helpers/service.js'
+import { type Service, makeToken, startService } from '../support/service.js'
 
 /** A 4 MiB tmpfs of this test's own, so that "disk full" is real and harms nothing else. */
 function mountSmallDisk(): { path: string; unmount(): void } | string {

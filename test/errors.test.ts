@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { type Fixture, startFixture } from './helpers/fixture.js'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 import { rawRequest } from './helpers/raw-http.js'
-import { STORE_KINDS } from './helpers/databases.js'
+import { STORE_KINDS } from '../support/databases.js'
 
 function assertErrorBody(body: string, status: number): { error: number; message: string } {
   const parsed = JSON.parse(body) as { error: number; message: string }
@@ -16,7 +16,7 @@ function assertErrorBody(body: string, status: number): { error: number; message
 
 for (const kind of STORE_KINDS) {
   describe(`errors on every path, on ${kind}`, () => {
-    let fx: Fixture
+    let fx: ServiceFixture
     before(async () => {
       fx = await startFixture(kind)
     })

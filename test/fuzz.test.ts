@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
-import { STORE_KINDS } from './helpers/databases.js'
-import { type Fixture, startFixture } from './helpers/fixture.js'
+import { STORE_KINDS } from '../support/databases.js'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 import { type RawResponse, rawRequest } from './helpers/raw-http.js'
 
 const RUNS = 5_000
@@ -93,7 +93,7 @@ const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.record({
 
 for (const kind of STORE_KINDS) {
   describe(`fuzzing the service on ${kind}`, () => {
-    let fx: Fixture
+    let fx: ServiceFixture
     let authorizations: (string | null)[]
     before(async () => {
       fx = await startFixture(kind)

@@ -3,9 +3,9 @@ import { connect } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { Redis } from 'ioredis'
 import { Api } from './helpers/api.js'
-import { POSTGRES_UNAVAILABLE, STORE_KINDS, freshDatabase } from './helpers/databases.js'
-import { type Fixture, startFixture } from './helpers/fixture.js'
-import { makeToken, startService } from './helpers/service.js'
+import { POSTGRES_UNAVAILABLE, STORE_KINDS, freshDatabase } from '../support/databases.js'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
+import { makeToken, startService } from '../support/service.js'
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/7'
 
@@ -25,7 +25,7 @@ const REDIS_UNAVAILABLE = await redisReason()
 
 for (const kind of STORE_KINDS) {
   describe(`response headers on ${kind}`, () => {
-    let fx: Fixture
+    let fx: ServiceFixture
     before(async () => {
       fx = await startFixture(kind)
     })
@@ -59,7 +59,7 @@ for (const kind of STORE_KINDS) {
 }
 
 describe('connection limits (REQUEST_TIMEOUT_MS=1000, KEEP_ALIVE_TIMEOUT_MS=500)', () => {
-  let fx: Fixture
+  let fx: ServiceFixture
   before(async () => {
     fx = await startFixture('sqlite', { REQUEST_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '500' })
   })

@@ -4,9 +4,9 @@ import { connect } from 'node:net'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import { Api } from './helpers/api.js'
-import { STORE_KINDS, freshDatabase, seedPlants } from './helpers/databases.js'
+import { STORE_KINDS, freshDatabase, seedPlants } from '../support/databases.js'
 import { startFixture } from './helpers/fixture.js'
-import { runCli, startService, tempFolder } from './helpers/service.js'
+import { runCli, startService, tempFolder } from '../support/service.js'
 
 for (const kind of STORE_KINDS) {
   describe(`durability on ${kind}`, () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { Api } from './helpers/api.js'
-import { POSTGRES_UNAVAILABLE, type TestDatabase, adminQuery, freshDatabase } from './helpers/databases.js'
-import { type Service, makeToken, startService } from './helpers/service.js'
+import { POSTGRES_UNAVAILABLE, type TestDatabase, adminQuery, freshDatabase } from '../support/databases.js'
+import { type Service, makeToken, startService } from '../support/service.js'
 
 const skip = POSTGRES_UNAVAILABLE === null ? false : `no PostgreSQL server (${POSTGRES_UNAVAILABLE})`
 const TIMEOUT_MS = 1000

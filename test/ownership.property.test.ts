@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
-import { STORE_KINDS } from './helpers/databases.js'
-import { type Fixture, startFixture } from './helpers/fixture.js'
+import { STORE_KINDS } from '../support/databases.js'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 
 const SUBJECTS = ['alice', 'bob', 'carol'] as const
 /** Few ids, so that subjects keep colliding on the same ones. */
@@ -23,7 +23,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 
 for (const kind of STORE_KINDS) {
   describe(`object-level authorisation under random interleavings, on ${kind}`, () => {
-    let fx: Fixture
+    let fx: ServiceFixture
     let tokens: string[]
     before(async () => {
       fx = await startFixture(kind)

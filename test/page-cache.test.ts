@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
-import { PageCache, pageKey } from '../src/store/page-cache.js'
+import { pageKey } from '../src/store/shared/plant-query.js'
+import { PageCache } from '../src/store/sqlite/page-cache.js'
 import type { PlantQuery } from '../src/store/store.js'
 
 // Few characters, among them the key's own separators, so that look-alike owners and tags come up often.

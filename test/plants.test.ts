@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { STORE_KINDS } from './helpers/databases.js'
-import { type Fixture, startFixture } from './helpers/fixture.js'
+import { STORE_KINDS } from '../support/databases.js'
+import { type InProcessFixture, buildFixture } from './helpers/in-process.js'
 
 type Plant = { name: string; tag?: string }
 
 for (const kind of STORE_KINDS) {
   describe(`plants on ${kind}`, () => {
-    let fx: Fixture
+    let fx: InProcessFixture
     let alice: string
     let bob: string
 
     before(async () => {
-      fx = await startFixture(kind)
+      fx = await buildFixture(kind)
       ;[alice, bob] = await Promise.all([fx.token('alice'), fx.token('bob')])
     })
     after(() => fx.close())

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { Registry } from 'prom-client'
-import { PostgresStore } from '../src/store/postgres.js'
+import { PostgresStore } from '../src/store/postgres/store.js'
 import type { NewPlant } from '../src/store/store.js'
-import { STORE_KINDS, type TestDatabase, freshDatabase } from './helpers/databases.js'
+import { STORE_KINDS, type TestDatabase, freshDatabase } from '../support/databases.js'
 
 const plant = (id: number, name: string | null = `plant ${id}`): NewPlant =>
   ({ id: BigInt(id), owner: 'batcher', name, tag: null }) as NewPlant

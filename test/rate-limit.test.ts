@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { type Fixture, startFixture } from './helpers/fixture.js'
-import { STORE_KINDS } from './helpers/databases.js'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
+import { STORE_KINDS } from '../support/databases.js'
 
 for (const kind of STORE_KINDS) {
   describe(`RATE_LIMIT=5 on ${kind}`, () => {
-    let fx: Fixture
+    let fx: ServiceFixture
     before(async () => {
       fx = await startFixture(kind, { RATE_LIMIT: '5' })
     })

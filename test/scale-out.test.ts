@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { TOKEN_CACHE_MS } from '../src/auth.js'
+import { TOKEN_CACHE_MS } from '../src/auth/opaque-tokens.js'
 import { Api } from './helpers/api.js'
-import { POSTGRES_UNAVAILABLE, type TestDatabase, freshDatabase } from './helpers/databases.js'
-import { type Service, makeToken, runCli, startService } from './helpers/service.js'
+import { POSTGRES_UNAVAILABLE, type TestDatabase, freshDatabase } from '../support/databases.js'
+import { type Service, makeToken, runCli, startService } from '../support/service.js'
 
 const skip = POSTGRES_UNAVAILABLE === null ? false : `no PostgreSQL server (${POSTGRES_UNAVAILABLE})`
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { SharedTurnReads } from '../src/store/shared-reads.js'
+import { SharedTurnReads } from '../src/store/shared/shared-reads.js'
 
 test('identical reads of one turn share one run; other keys get their own', async () => {
   const reads = new SharedTurnReads<string>()

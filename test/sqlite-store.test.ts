@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import type BetterSqlite3 from 'better-sqlite3'
 import { Registry } from 'prom-client'
-import { StoreUnavailableError } from '../src/errors.js'
-import { Database } from '../src/store/sqlite-driver.js'
-import { SqliteStore } from '../src/store/sqlite.js'
+import { StoreUnavailableError } from '../src/store/store.js'
+import { Database } from '../src/store/sqlite/driver.js'
+import { SqliteStore } from '../src/store/sqlite/store.js'
 import type { NewPlant } from '../src/store/store.js'
-import { tempFolder } from './helpers/service.js'
+import { tempFolder } from '../support/service.js'
 
 describe('the SQLite store\'s group commit, on a real file', () => {
   const folder = tempFolder()

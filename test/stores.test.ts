@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { POSTGRES_ADMIN_URL, POSTGRES_UNAVAILABLE, STORE_KINDS } from './helpers/databases.js'
+import { POSTGRES_ADMIN_URL, POSTGRES_UNAVAILABLE, STORE_KINDS } from '../support/databases.js'
 
 const howToEnable =
   'start PostgreSQL on 127.0.0.1:5432 with trust auth for user postgres, or set TEST_POSTGRES_URL to a server where the user may create databases'

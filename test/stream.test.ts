@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { STORE_KINDS, seedPlants } from './helpers/databases.js'
-import { type Fixture, startFixture } from './helpers/fixture.js'
+import { STORE_KINDS, seedPlants } from '../support/databases.js'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 
 const COUNT = 300_000
 const FIRST_ID = 1_000_000_000_000n
@@ -20,7 +20,7 @@ function peakRss(pid: number): number {
 
 for (const kind of STORE_KINDS) {
   describe(`a list of ${COUNT} plants on ${kind}, from a service with a ${HEAP_LIMIT_MIB} MiB heap`, () => {
-    let fx: Fixture
+    let fx: ServiceFixture
     let owner: string
 
     before(async () => {

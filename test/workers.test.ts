@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import { STORE_KINDS, freshDatabase } from './helpers/databases.js'
-import { type Fixture, startFixture } from './helpers/fixture.js'
-import { runCli } from './helpers/service.js'
+import { STORE_KINDS, freshDatabase } from '../support/databases.js'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
+import { runCli } from '../support/service.js'
 
 interface LogLine {
   pid: number
@@ -12,14 +12,14 @@ interface LogLine {
   reqId?: string
 }
 
-const logLines = (fx: Fixture): LogLine[] =>
+const logLines = (fx: ServiceFixture): LogLine[] =>
   fx.service
     .stdout()
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as LogLine)
 
-const listeningPids = (fx: Fixture): number[] =>
+const listeningPids = (fx: ServiceFixture): number[] =>
   logLines(fx)
     .filter((line) => line.msg.startsWith('Server listening'))
     .map((line) => line.pid)
@@ -34,7 +34,7 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 15_000): 
 
 for (const kind of STORE_KINDS) {
   describe(`WORKERS=2 on ${kind}`, () => {
-    let fx: Fixture
+    let fx: ServiceFixture
     before(async () => {
       fx = await startFixture(kind, { WORKERS: '2' })
       await waitFor('two workers listening', () => listeningPids(fx).length === 2)

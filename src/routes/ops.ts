@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
-import { metricsExposition } from '../cluster-metrics.js'
-import { errorResponses } from '../schemas.js'
+import { metricsExposition } from '../observability/cluster-metrics.js'
+import { errorResponses } from './schemas.js'
 import type { PlantStore } from '../store/store.js'
 
 export interface OpsRoutesOptions {

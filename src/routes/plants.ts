@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { type Authenticator, type Principal, requireToken, visibleOwner } from '../auth.js'
-import { duplicatePlant, plantNotFound } from '../errors.js'
-import { listPlants } from '../plant-list.js'
+import { requireToken } from '../auth/guard.js'
+import { type Authenticator, type Principal, visibleOwner } from '../auth/principal.js'
+import { duplicatePlant, plantNotFound } from '../http/errors.js'
+import type { PlantStore } from '../store/store.js'
+import { listPlants } from './plant-list.js'
 import {
   ListQuery,
   type ListQueryType,
@@ -11,9 +13,8 @@ import {
   type PlantIdParamsType,
   PlantSchema,
   errorResponses,
-} from '../schemas.js'
+} from './schemas.js'
 import { Type } from '@sinclair/typebox'
-import type { PlantStore } from '../store/store.js'
 
 export interface PlantRoutesOptions {
   store: PlantStore
@@ -41,7 +42,7 @@ export async function plantRoutes(
 ): Promise<void> {
   app.decorateRequest('principal', null)
   // Loaded only when RATE_LIMIT is set: the limiter and its Redis client cost ~20 MB of memory.
-  const limit = rateLimit > 0 ? await (await import('../rate-limit.js')).createRequestLimiter(app, rateLimit, redisUrl) : null
+  const limit = rateLimit > 0 ? await (await import('../auth/rate-limit.js')).createRequestLimiter(app, rateLimit, redisUrl) : null
   app.addHook('onRequest', requireToken(authenticator, limit))
 
   app.post<{ Body: NewPlantBody }>(

@@ -1,5 +1,5 @@
 import type { DatabaseConfig } from '../config.js'
-import { SqliteStore } from './sqlite.js'
+import { SqliteStore } from './sqlite/store.js'
 import type { PlantStore } from './store.js'
 
 /**
@@ -15,7 +15,7 @@ export async function openStore(
       return SqliteStore.open(database.path)
     case 'postgres': {
       // Loaded only when used: the driver costs a SQLite deployment ~10 MB of memory for nothing.
-      const { PostgresStore } = await import('./postgres.js')
+      const { PostgresStore } = await import('./postgres/store.js')
       return PostgresStore.open(database, onConnectionError)
     }
   }

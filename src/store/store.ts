@@ -1,11 +1,11 @@
 import type { Registry } from 'prom-client'
-import type { Scope } from '../tokens.js'
+import type { Scope } from '../auth/tokens.js'
+import type { Plant } from '../routes/schemas.js'
 
-/** The Plant shape of the API: `tag` is absent when the plant has none. */
-export interface Plant {
-  name: string
-  tag?: string
-}
+export type { Plant }
+
+/** The store cannot serve now (unreachable, locked, disk full); the client may retry (503). */
+export class StoreUnavailableError extends Error {}
 
 export interface NewPlant {
   id: bigint

@@ -26,6 +26,21 @@ export interface RequestOptions {
   headers?: Record<string, string>
 }
 
+/** How a request reaches the service: over HTTP, or injected into an app in this process. */
+export type Send = (
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+) => Promise<{ status: number; headers: Headers; text: string }>
+
+const overHttp =
+  (url: string): Send =>
+  async (method, path, headers, body) => {
+    const answer = await fetch(url + path, { method, headers, body })
+    return { status: answer.status, headers: answer.headers, text: await answer.text() }
+  }
+
 /**
  * A client of the service that checks every answer against the served OpenAPI document:
  * the status must be one the operation declares, and the body must match its schema.
@@ -36,7 +51,7 @@ export class Api {
   private readonly errorSchema: object
 
   private constructor(
-    readonly url: string,
+    private readonly send: Send,
     private readonly document: OpenApiDocument,
   ) {
     const errorSchema = document.paths['/plants']?.post?.responses['400']?.content?.['application/json']?.schema
@@ -44,10 +59,15 @@ export class Api {
     this.errorSchema = errorSchema
   }
 
-  static async connect(url: string): Promise<Api> {
-    const response = await fetch(`${url}/openapi.json`)
+  /** A client of the service listening at `url`. */
+  static connect(url: string): Promise<Api> {
+    return Api.over(overHttp(url))
+  }
+
+  static async over(send: Send): Promise<Api> {
+    const response = await send('GET', '/openapi.json', {}, undefined)
     assert.equal(response.status, 200)
-    return new Api(url, (await response.json()) as OpenApiDocument)
+    return new Api(send, JSON.parse(response.text) as OpenApiDocument)
   }
 
   private operationFor(method: string, path: string): OpenApiOperation | undefined {
@@ -98,10 +118,9 @@ export class Api {
       body = typeof options.json === 'string' ? options.json : JSON.stringify(options.json)
       headers['content-type'] ??= 'application/json'
     }
-    const answer = await fetch(this.url + path, { method, headers, body })
-    const text = await answer.text()
-    const isJson = /^application\/json/.test(answer.headers.get('content-type') ?? '')
-    const response = { status: answer.status, headers: answer.headers, text, body: (isJson ? JSON.parse(text) : text) as T }
+    const { status, headers: answerHeaders, text } = await this.send(method, path, headers, body)
+    const isJson = /^application\/json/.test(answerHeaders.get('content-type') ?? '')
+    const response = { status, headers: answerHeaders, text, body: (isJson ? JSON.parse(text) : text) as T }
     this.check(method, path, response)
     return response
   }

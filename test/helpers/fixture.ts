@@ -1,19 +1,17 @@
+import { type StoreKind, type TestDatabase, freshDatabase } from '../../support/databases.js'
+import { type Service, makeToken, runCli, startService } from '../../support/service.js'
 import { Api } from './api.js'
-import { type StoreKind, type TestDatabase, freshDatabase } from './databases.js'
-import { type Service, makeToken, startService } from './service.js'
+import type { Fixture } from './in-process.js'
 
-export interface Fixture {
+export type { Fixture } from './in-process.js'
+
+export interface ServiceFixture extends Fixture {
   db: TestDatabase
   service: Service
-  api: Api
-  /** The token the first start printed: subject admin, every scope. */
-  adminToken: string
-  token(subject: string, ...options: string[]): Promise<string>
-  close(): Promise<void>
 }
 
-/** A running service on a database of its own, and a client that checks answers against its OpenAPI document. */
-export async function startFixture(kind: StoreKind, env: Record<string, string> = {}): Promise<Fixture> {
+/** `bin/plantstore serve` in a child process on a database of its own, and a client that checks answers against its OpenAPI document. */
+export async function startFixture(kind: StoreKind, env: Record<string, string> = {}): Promise<ServiceFixture> {
   const db = await freshDatabase(kind)
   const service = await startService({ DATABASE_URL: db.url, ...env })
   const adminToken = /^(pst_\S+)$/m.exec(service.stderr())?.[1]
@@ -24,6 +22,8 @@ export async function startFixture(kind: StoreKind, env: Record<string, string> 
     api: await Api.connect(service.url),
     adminToken,
     token: (subject, ...options) => makeToken(db.url, subject, ...options),
+    tokenCli: (...args) => runCli(['token', ...args], { DATABASE_URL: db.url }),
+    logs: () => service.stdout(),
     async close() {
       await service.stop()
       await db.drop()

@@ -1,0 +1,79 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { HttpError } from '../http/errors.js'
+import type { Authenticator, Principal } from './principal.js'
+import type { RequestLimiter } from './rate-limit.js'
+import type { Scope } from './tokens.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+  interface FastifyContextConfig {
+    /** The scope a token needs for this route. */
+    scope?: Scope
+  }
+}
+
+const REALM = 'Bearer realm="plantstore"'
+
+const unauthorized = (message: string, challenge = REALM) =>
+  new HttpError(401, message, { 'www-authenticate': challenge })
+
+/** The credentials of an `Authorization: Bearer <token>` header (scheme case-insensitive), else null. */
+export function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return null
+  const match = /^bearer +(\S+) *$/i.exec(header)
+  return match ? (match[1] as string) : null
+}
+
+/**
+ * onRequest hook: runs before the body is read, so an unauthenticated client cannot make the
+ * server parse anything. Over the rate limit 429, without a usable token 401, without the
+ * route's scope 403. In callback style, so that a token known in memory costs no promise.
+ */
+export function requireToken(authenticator: Authenticator, limit: RequestLimiter | null) {
+  return function checkToken(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    // Answers about a caller's plants, errors included, must not be stored by shared caches.
+    reply.header('cache-control', 'no-store')
+    const token = bearerToken(request.headers.authorization)
+    const principal = token === null ? null : authenticator.authenticate(token)
+    if (principal instanceof Promise) {
+      principal.then((found) => admit(request, token, found, limit, done), done)
+    } else {
+      admit(request, token, principal, limit, done)
+    }
+  }
+}
+
+function admit(
+  request: FastifyRequest,
+  token: string | null,
+  principal: Principal | null,
+  limit: RequestLimiter | null,
+  done: (error?: Error) => void,
+): void {
+  request.principal = principal
+  if (limit === null) {
+    done(accessError(request, token, principal))
+    return
+  }
+  limit(request).then(() => done(accessError(request, token, principal)), done)
+}
+
+/** Why the request may not go on, or undefined when it may. */
+function accessError(request: FastifyRequest, token: string | null, principal: Principal | null): HttpError | undefined {
+  if (token === null) return unauthorized('a bearer token is required: send Authorization: Bearer <token>')
+  if (principal === null) {
+    return unauthorized(
+      'the bearer token is unknown, expired or revoked',
+      `${REALM}, error="invalid_token", error_description="the token is unknown, expired or revoked"`,
+    )
+  }
+  const scope = request.routeOptions.config.scope
+  if (scope !== undefined && !principal.scopes.has(scope)) {
+    return new HttpError(403, `this token lacks the scope ${scope}`, {
+      'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
+    })
+  }
+  return undefined
+}

@@ -1,0 +1,21 @@
+import type { Scope } from './tokens.js'
+
+/** Who is calling, as established from the bearer token. */
+export interface Principal {
+  subject: string
+  scopes: ReadonlySet<Scope>
+  tokenId: string
+}
+
+/**
+ * Token in, principal out (null when the token is not valid now): at once when the answer is
+ * known in memory, else as a promise. JWT verification will fit here too.
+ */
+export interface Authenticator {
+  authenticate(token: string): Principal | null | Promise<Principal | null>
+}
+
+/** The owner whose plants a principal may reach, or null for every owner (`plants:admin`). */
+export function visibleOwner(principal: Principal): string | null {
+  return principal.scopes.has('plants:admin') ? null : principal.subject
+}

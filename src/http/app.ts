@@ -1,0 +1,101 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { OpaqueTokenAuthenticator } from '../auth/opaque-tokens.js'
+import type { Authenticator } from '../auth/principal.js'
+import type { Config } from '../config.js'
+import { registerMetrics } from '../observability/metrics.js'
+import { RequestLogController } from '../observability/request-log.js'
+import { opsRoutes } from '../routes/ops.js'
+import { plantRoutes } from '../routes/plants.js'
+import { PATTERN_MEANINGS } from '../routes/schemas.js'
+import type { PlantStore } from '../store/store.js'
+import { clientError, frameworkError, sendError } from './error-handler.js'
+import { errorBody } from './errors.js'
+import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
+import { methodNotAllowed } from './method-not-allowed.js'
+import { requestId } from './request-id.js'
+import { registerGracefulClose } from './shutdown.js'
+import { createValidatorCompiler } from './validation.js'
+
+export type AppConfig = Pick<Config, 'rateLimit' | 'redisUrl' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>
+
+export interface AppOptions {
+  store: PlantStore
+  logger: FastifyBaseLogger | false
+  config: AppConfig
+  /** How tokens are checked; by default opaque `pst_` tokens looked up in the store. */
+  authenticator?: Authenticator
+}
+
+const API_DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
+A caller sees only its own plants; a token with the scope plants:admin sees every plant.
+Every error, on every path, is an Error object whose \`error\` is the HTTP status.`
+
+export async function buildApp({ store, logger, config, authenticator }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    logController: new RequestLogController(),
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    // A client that sends its request too slowly is cut off (408), so it cannot hold a connection.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(config.requestTimeoutMs / 4))),
+    },
+    // The default is slightly above common load balancer idle timeouts, so the balancer closes first.
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // Refused by registerGracefulClose instead, so that the answer has the Error shape.
+    return503OnClosing: false,
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
+  })
+  app.setValidatorCompiler(createValidatorCompiler(PATTERN_MEANINGS))
+  app.setErrorHandler(sendError)
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody(404, `no route for ${request.method} ${request.url.split('?')[0]}`))
+  })
+  registerJsonBodyParser(app)
+  // Hooks in callback style: they run on every request, and an async hook costs a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id)
+    reply.header('x-content-type-options', 'nosniff')
+    done()
+  })
+  registerGracefulClose(app)
+  const metrics = registerMetrics(app)
+  store.registerMetrics?.(metrics)
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Plant Store', version: '1.0.0', description: API_DESCRIPTION },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An opaque `pst_…` token made with `plantstore token create`',
+          },
+        },
+      },
+      tags: [
+        { name: 'plants', description: 'The plants of the caller' },
+        { name: 'operations', description: 'Health, readiness and metrics; no token needed' },
+      ],
+    },
+  })
+  const allowedMethods = methodNotAllowed(app)
+  await app.register(opsRoutes, { store, metrics })
+  await app.register(plantRoutes, {
+    store,
+    authenticator: authenticator ?? new OpaqueTokenAuthenticator(store),
+    rateLimit: config.rateLimit,
+    redisUrl: config.redisUrl,
+  })
+  allowedMethods.finish()
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+  return app
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { StoreUnavailableError } from '../store/store.js'
+import { HttpError, errorBody } from './errors.js'
+import { BODY_LIMIT } from './json-body.js'
+
+interface Answer {
+  statusCode: number
+  message: string
+  headers?: Readonly<Record<string, string>>
+}
+
+/** Fastify's own client errors whose status the contract replaces: every bad request body is a 400. */
+const REQUEST_BODY_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: `the body is larger than ${BODY_LIMIT} bytes`,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'the body must be JSON, sent with Content-Type: application/json',
+}
+
+function answerFor(error: FastifyError | Error): Answer {
+  if (error instanceof HttpError) return error
+  if (error instanceof StoreUnavailableError) {
+    return { statusCode: 503, message: 'the database is unavailable; try again later' }
+  }
+  const fastifyError = error as FastifyError
+  if (fastifyError.validation) return { statusCode: 400, message: fastifyError.message }
+  const replaced = fastifyError.code === undefined ? undefined : REQUEST_BODY_ERRORS[fastifyError.code]
+  if (replaced !== undefined) return { statusCode: 400, message: replaced }
+  const status = fastifyError.statusCode
+  if (status !== undefined && status >= 400 && status < 500) return { statusCode: status, message: fastifyError.message }
+  return { statusCode: 500, message: 'internal server error' }
+}
+
+/** Every error the app answers goes through here: one shape, and 5xx details only in the log. */
+export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const answer = answerFor(error)
+  if (error instanceof StoreUnavailableError) request.log.error({ err: error }, error.message)
+  else if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+  if (answer.headers) reply.headers(answer.headers)
+  return reply.code(answer.statusCode).send(errorBody(answer.statusCode, answer.message))
+}
+
+/** Errors raised before a route is chosen: a URL that cannot be decoded. */
+export function frameworkError(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply
+    .header('x-request-id', request.id)
+    .header('x-content-type-options', 'nosniff')
+    .code(400)
+    .send(errorBody(400, 'the URL is not valid: it has a bad percent-encoding or character'))
+}
+
+const CLIENT_ERRORS: Record<string, Answer> = {
+  HPE_HEADER_OVERFLOW: { statusCode: 431, message: 'the request headers are too large' },
+  ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, message: 'the request took too long to arrive' },
+}
+
+/** Requests the HTTP parser rejects never reach Fastify's routing; they still get an Error body. */
+export function clientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const answer = CLIENT_ERRORS[error.code ?? ''] ?? { statusCode: 400, message: 'the request is malformed' }
+  const body = JSON.stringify(errorBody(answer.statusCode, answer.message))
+  socket.end(
+    `HTTP/1.1 ${answer.statusCode} ${STATUS_CODES[answer.statusCode]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${randomUUID()}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  )
+}

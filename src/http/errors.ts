@@ -1,0 +1,22 @@
+/** An error whose status and message are safe to show to the client. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message)
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message)
+export const plantNotFound = (id: bigint) => new HttpError(404, `plant ${id} not found`)
+export const duplicatePlant = (id: bigint) => badRequest(`plant ${id} already exists`)
+export const shuttingDown = () => new HttpError(503, 'the service is shutting down; retry the request')
+
+export interface ErrorBody {
+  error: number
+  message: string
+}
+
+export const errorBody = (statusCode: number, message: string): ErrorBody => ({ error: statusCode, message })

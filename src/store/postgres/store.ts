@@ -1,0 +1,323 @@
+import pg from 'pg'
+import { Histogram, type Registry } from 'prom-client'
+import type { PostgresConfig } from '../../config.js'
+import { gaugeReading } from '../../observability/collected-metrics.js'
+import { GroupCommit } from '../shared/group-commit.js'
+import { pendingMigrations } from '../shared/migrations.js'
+import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
+import { TOKEN_COLUMNS, type TokenRow, toPlant, toTokenRecord } from '../shared/rows.js'
+import { SharedTurnReads } from '../shared/shared-reads.js'
+import {
+  EMPTY_PAGE,
+  type NewPlant,
+  type NewToken,
+  type Plant,
+  type PlantPage,
+  type PlantQuery,
+  type PlantStore,
+  StoreUnavailableError,
+  type TokenRecord,
+} from '../store.js'
+
+/** Keys of the advisory locks that serialise start-up work across instances. */
+const MIGRATION_LOCK = 7_250_001
+const FIRST_TOKEN_LOCK = 7_250_002
+
+/**
+ * SQLSTATE classes and client error codes that mean "the database cannot serve now":
+ * connection exceptions (08), invalid authorization (28), unknown database (3D000),
+ * insufficient resources (53), operator intervention and cancelled statements (57),
+ * a database that does not accept connections (55000), system errors (58).
+ */
+const UNAVAILABLE_STATES = /^(08|28|3D|53|57|58)|^55000$/
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN'])
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable/
+
+function isUnavailable(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code))) return true
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)
+}
+
+/** The plant queries, one per combination of owner and tag filters, each a named prepared statement. */
+function plantSql(byOwner: boolean, byTag: boolean) {
+  const variant = `${byOwner ? '_by_owner' : ''}${byTag ? '_by_tag' : ''}`
+  // $1 from, $2 to, $3 limit or offset, then owner and tag when filtered on.
+  const filters = ['id BETWEEN $1 AND $2']
+  if (byOwner) filters.push(`owner = $${filters.length + 3}`)
+  if (byTag) filters.push(`tag = $${filters.length + 3}`)
+  const where = filters.join(' AND ')
+  return {
+    // One row with the page's JSON text (no object per plant in the driver or here); the
+    // object is written out by hand, as json_build_object would put spaces around colons.
+    list: {
+      name: `list_plants${variant}`,
+      text:
+        `SELECT string_agg(plant, ',' ORDER BY id) AS json, count(*)::int AS count, max(id)::text AS last_id FROM (` +
+        `SELECT id, '{"name":' || to_json(name)::text || CASE WHEN tag IS NULL THEN '}' ELSE ',"tag":' || to_json(tag)::text || '}' END AS plant ` +
+        `FROM plants WHERE ${where} ORDER BY id LIMIT $3) AS page`,
+    },
+    nthId: { name: `nth_plant_id${variant}`, text: `SELECT id FROM plants WHERE ${where} ORDER BY id LIMIT 1 OFFSET $3` },
+  }
+}
+
+const plantSqlFor = variantsByFilter(plantSql)
+
+interface PlantTarget {
+  id: bigint
+  owner: string | null
+}
+
+const idKey = (write: { id: bigint }) => String(write.id)
+
+/** For each write, in order, whether the statement changed its id. */
+function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[] {
+  const changed = new Set(rows.map((row) => row.id))
+  return writes.map((write) => changed.has(String(write.id)))
+}
+
+const postgresTime = (time: Date) => time
+
+export class PostgresStore implements PlantStore {
+  private queryDuration: Histogram<'operation'> | null = null
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  /** Connects, migrates under an advisory lock (safe when several instances start at once). */
+  static async open(config: PostgresConfig, onPoolError: (error: Error) => void = () => {}): Promise<PostgresStore> {
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: config.poolMax,
+      connectionTimeoutMillis: config.connectTimeoutMs,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: config.statementTimeoutMs,
+      // The client gives up a little after the server should have cancelled: no request hangs on a lost connection.
+      query_timeout: config.statementTimeoutMs + 1_000,
+      application_name: 'plantstore',
+      // A commit is acknowledged only once it is durable, whatever the server's default.
+      options: '-c synchronous_commit=on',
+    })
+    // An idle connection that the server closes (restart, pg_terminate_backend) must not crash the process.
+    pool.on('error', onPoolError)
+    const store = new PostgresStore(pool)
+    try {
+      await store.migrate()
+    } catch (error) {
+      await pool.end()
+      throw error
+    }
+    return store
+  }
+
+  private async transaction<T>(lockKey: number, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query('SELECT pg_advisory_xact_lock($1)', [lockKey])
+      const result = await work(client)
+      await client.query('COMMIT')
+      return result
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  private async migrate(): Promise<void> {
+    await this.transaction(MIGRATION_LOCK, async (client) => {
+      await client.query('SET LOCAL statement_timeout = 0')
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      )
+      const applied = new Set(
+        (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
+      )
+      for (const migration of pendingMigrations('postgres', applied)) {
+        await client.query(migration.sql)
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name])
+      }
+    })
+  }
+
+  /** Runs a named prepared statement; `name` is also the operation label of its latency metric. */
+  private async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    const stop = this.queryDuration?.startTimer({ operation: name })
+    try {
+      return await this.pool.query<R>({ name, text, values })
+    } catch (error) {
+      if (isUnavailable(error)) throw new StoreUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error })
+      throw error
+    } finally {
+      stop?.()
+    }
+  }
+
+  // The creates, and the deletes, of one turn of the event loop go to the server as one
+  // statement each: one round trip, one plan and one commit for all of them. Two writes to one
+  // id never share a statement: the second must see the first's outcome.
+  private readonly creates = new GroupCommit<NewPlant, boolean>(async (plants) => {
+    if (plants.length === 1) {
+      const [plant] = plants as [NewPlant]
+      const result = await this.query(
+        'create_plant',
+        'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+        [String(plant.id), plant.owner, plant.name, plant.tag],
+      )
+      return [result.rowCount === 1]
+    }
+    const result = await this.query<{ id: string }>(
+      'create_plants',
+      'INSERT INTO plants (id, owner, name, tag) SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[]) ' +
+        'ON CONFLICT (id) DO NOTHING RETURNING id',
+      [plants.map((plant) => String(plant.id)), plants.map((plant) => plant.owner), plants.map((plant) => plant.name), plants.map((plant) => plant.tag)],
+    )
+    return changedIds(plants, result.rows)
+  }, idKey)
+
+  private readonly deletes = new GroupCommit<PlantTarget, boolean>(async (targets) => {
+    if (targets.length === 1) {
+      const [{ id, owner }] = targets as [PlantTarget]
+      const result =
+        owner === null
+          ? await this.query('delete_plant', 'DELETE FROM plants WHERE id = $1', [String(id)])
+          : await this.query('delete_own_plant', 'DELETE FROM plants WHERE id = $1 AND owner = $2', [String(id), owner])
+      return [result.rowCount === 1]
+    }
+    const result = await this.query<{ id: string }>(
+      'delete_plants',
+      'DELETE FROM plants AS p USING unnest($1::int8[], $2::text[]) AS d (id, owner) ' +
+        'WHERE p.id = d.id AND (d.owner IS NULL OR p.owner = d.owner) RETURNING p.id',
+      [targets.map((target) => String(target.id)), targets.map((target) => target.owner)],
+    )
+    return changedIds(targets, result.rows)
+  }, idKey)
+
+  createPlant(plant: NewPlant): Promise<boolean> {
+    return this.creates.add(plant)
+  }
+
+  private plantValues(query: PlantQuery, range: { from: bigint; to: bigint }, count: number): unknown[] {
+    const values: unknown[] = [String(range.from), String(range.to), count]
+    if (query.owner !== null) values.push(query.owner)
+    if (query.tag !== null) values.push(query.tag)
+    return values
+  }
+
+  // Many clients asking for the same page at once (polling) cost the server one query a turn.
+  private readonly pageReads = new SharedTurnReads<PlantPage>()
+
+  listPlants(query: PlantQuery, limit: number): Promise<PlantPage> {
+    return this.pageReads.read(pageKey(query, limit), () => this.readPage(query, limit))
+  }
+
+  private async readPage(query: PlantQuery, limit: number): Promise<PlantPage> {
+    const range = idRange(query)
+    if (range === null || limit <= 0) return EMPTY_PAGE
+    const { name, text } = plantSqlFor(query).list
+    const result = await this.query<{ json: string | null; count: number; last_id: string | null }>(
+      name,
+      text,
+      this.plantValues(query, range, limit),
+    )
+    const page = result.rows[0]
+    if (page === undefined || page.count === 0) return EMPTY_PAGE
+    return { json: page.json ?? '', count: page.count, lastId: page.last_id === null ? null : BigInt(page.last_id) }
+  }
+
+  async nthPlantId(query: PlantQuery, n: number): Promise<bigint | null> {
+    const range = idRange(query)
+    if (range === null || n <= 0) return null
+    const { name, text } = plantSqlFor(query).nthId
+    const result = await this.query<{ id: string }>(name, text, this.plantValues(query, range, n - 1))
+    const row = result.rows[0]
+    return row === undefined ? null : BigInt(row.id)
+  }
+
+  async getPlant(id: bigint, owner: string | null): Promise<Plant | null> {
+    const result =
+      owner === null
+        ? await this.query<{ name: string; tag: string | null }>('get_plant', 'SELECT name, tag FROM plants WHERE id = $1', [String(id)])
+        : await this.query<{ name: string; tag: string | null }>(
+            'get_own_plant',
+            'SELECT name, tag FROM plants WHERE id = $1 AND owner = $2',
+            [String(id), owner],
+          )
+    const row = result.rows[0]
+    return row === undefined ? null : toPlant(row)
+  }
+
+  deletePlant(id: bigint, owner: string | null): Promise<boolean> {
+    return this.deletes.add({ id, owner })
+  }
+
+  private tokenValues(token: NewToken): unknown[] {
+    return [token.hash, token.subject, token.scopes.join(' '), token.name, token.expiresAt]
+  }
+
+  async createToken(token: NewToken): Promise<number> {
+    const result = await this.query<{ id: string }>(
+      'create_token',
+      'INSERT INTO tokens (hash, subject, scopes, name, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      this.tokenValues(token),
+    )
+    return Number(result.rows[0]?.id)
+  }
+
+  async createFirstToken(token: NewToken): Promise<number | null> {
+    // Under the lock, so that of several instances starting on an empty database only one makes it.
+    return this.transaction(FIRST_TOKEN_LOCK, async (client) => {
+      const result = await client.query<{ id: string }>(
+        'INSERT INTO tokens (hash, subject, scopes, name, expires_at) SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM tokens) RETURNING id',
+        this.tokenValues(token),
+      )
+      const row = result.rows[0]
+      return row === undefined ? null : Number(row.id)
+    })
+  }
+
+  async findTokenByHash(hash: string): Promise<TokenRecord | null> {
+    const result = await this.query<TokenRow<Date>>('find_token', `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = $1`, [hash])
+    const row = result.rows[0]
+    return row === undefined ? null : toTokenRecord(row, postgresTime)
+  }
+
+  async listTokens(): Promise<TokenRecord[]> {
+    const result = await this.query<TokenRow<Date>>('list_tokens', `SELECT ${TOKEN_COLUMNS} FROM tokens ORDER BY id`, [])
+    return result.rows.map((row) => toTokenRecord(row, postgresTime))
+  }
+
+  async revokeToken(id: number): Promise<boolean> {
+    const result = await this.query(
+      'revoke_token',
+      'UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
+      [id],
+    )
+    return result.rowCount === 1
+  }
+
+  async ping(): Promise<void> {
+    await this.query('ping', 'SELECT 1', [])
+  }
+
+  /** Pool use and query latency, for /metrics. */
+  registerMetrics(registry: Registry): void {
+    const pool = this.pool
+    gaugeReading(registry, 'db_pool_connections', 'Connections the pool holds, busy or idle', () => pool.totalCount)
+    gaugeReading(registry, 'db_pool_idle_connections', 'Connections of the pool waiting for work', () => pool.idleCount)
+    gaugeReading(registry, 'db_pool_waiting_requests', 'Queries waiting for a free connection', () => pool.waitingCount)
+    this.queryDuration = new Histogram({
+      name: 'db_query_duration_seconds',
+      help: 'Time of each database query, by operation, including the wait for a connection',
+      labelNames: ['operation'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    })
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.creates.flush(), this.deletes.flush()])
+    await this.pool.end()
+  }
+}

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import pg from 'pg'
+import { tempFolder } from './service.js'
+
+/**
+ * The PostgreSQL server the suite makes its databases on; any database of it that the user may
+ * create databases from. Each test file gets a database of its own, dropped at the end.
+ */
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+async function postgresReason(): Promise<string | null> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    await client.query('SELECT 1')
+    return null
+  } catch (error) {
+    return (error as Error).message || String(error)
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+/** Why the PostgreSQL half cannot run here, or null when it can. */
+export const POSTGRES_UNAVAILABLE = await postgresReason()
+
+export const ALL_STORE_KINDS = ['sqlite', 'postgres'] as const
+export type StoreKind = (typeof ALL_STORE_KINDS)[number]
+
+/** The stores the HTTP suite runs against: both, unless no PostgreSQL server answers. */
+export const STORE_KINDS: StoreKind[] = ALL_STORE_KINDS.filter((kind) => kind === 'sqlite' || POSTGRES_UNAVAILABLE === null)
+
+export interface TestDatabase {
+  kind: StoreKind
+  url: string
+  drop(): Promise<void>
+}
+
+/** Runs SQL on the PostgreSQL server as its operator (connected to the admin database). */
+export async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A database no other test run can see. */
+export async function freshDatabase(kind: StoreKind): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
+    const folder = tempFolder()
+    return { kind, url: `sqlite:${join(folder.path, 'plantstore.db')}`, drop: async () => folder.remove() }
+  }
+  const name = `plantstore_test_${process.pid}_${randomBytes(4).toString('hex')}`
+  await adminQuery(`CREATE DATABASE ${name}`)
+  const url = new URL(POSTGRES_ADMIN_URL)
+  url.pathname = `/${name}`
+  return { kind, url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
+
+/** Runs SQL on a test database (PostgreSQL only), for tests that act as the database operator. */
+export async function runOnDatabase(db: TestDatabase, sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  try {
+    return await client.query(sql, values)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * Writes `count` plants of one owner straight into the database (ids firstId, firstId+1, …),
+ * for tests that need more plants than requests could make in reasonable time.
+ */
+export async function seedPlants(
+  db: TestDatabase,
+  plants: { owner: string; firstId: bigint; count: number; name: (i: number) => string },
+): Promise<void> {
+  const BATCH = 10_000
+  if (db.kind === 'sqlite') {
+    const { Database } = await import('../src/store/sqlite/driver.js')
+    const sqlite = new Database(db.url.slice('sqlite:'.length))
+    try {
+      const insert = sqlite.prepare('INSERT INTO plants (id, owner, name, tag, created_at) VALUES (?, ?, ?, NULL, 0)')
+      sqlite.transaction(() => {
+        for (let i = 0; i < plants.count; i++) insert.run(plants.firstId + BigInt(i), plants.owner, plants.name(i))
+      })()
+    } finally {
+      sqlite.close()
+    }
+    return
+  }
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  try {
+    for (let start = 0; start < plants.count; start += BATCH) {
+      const size = Math.min(BATCH, plants.count - start)
+      const ids = Array.from({ length: size }, (_, i) => String(plants.firstId + BigInt(start + i)))
+      const names = Array.from({ length: size }, (_, i) => plants.name(start + i))
+      await client.query('INSERT INTO plants (id, owner, name) SELECT id, $3, name FROM unnest($1::int8[], $2::text[]) AS t (id, name)', [
+        ids,
+        names,
+        plants.owner,
+      ])
+    }
+    // As after any bulk load: without fresh statistics the planner may sort a whole owner's rows.
+    await client.query('ANALYZE plants')
+  } finally {
+    await client.end()
+  }
+}
