@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, loadDotEnv } from './config.js'
 import { serve } from './server.js'
@@ -6,17 +7,22 @@ import type { PlantStore, TokenRecord } from './store/store.js'
 import { issueToken } from './auth/issue-token.js'
 import { DEFAULT_SCOPES, type Scope, isScope, parseDuration } from './auth/tokens.js'
 
-export const USAGE = `usage: plantstore <command>
+const USAGE = `usage: plantstore <command>
   serve                                   start the HTTP service (npm start)
   migrate                                 bring the database schema up to date and exit
   token create --subject S [--scope plants:read,plants:write] [--expires-in 30d] [--name LABEL]
                                           make a token and print only the token
-  token list                              one line per token: id, subject, scopes, created, expires, revoked
-  token revoke ID                         revoke a token by its id`
+  token list [--json]                     one line per token: id, subject, scopes, created, expires, revoked,
+                                          name; with --json one JSON array; never the token itself
+  token revoke ID                         revoke a token by its id
+  help, --help, -h                        print this text
+  --version                               print the version
 
-export class UsageError extends Error {}
+Every command reads its configuration from the environment (and a .env file): see the README.`
 
-export interface Output {
+class UsageError extends Error {}
+
+interface Output {
   stdout: (line: string) => void
   stderr: (line: string) => void
 }
@@ -79,16 +85,39 @@ function tokenLine(token: TokenRecord): string {
   ].join('\t')
 }
 
+/** The machine-readable form of a token's record; never the token, which is not kept. */
+function tokenJson(token: TokenRecord) {
+  return {
+    id: token.id,
+    subject: token.subject,
+    scopes: token.scopes,
+    createdAt: token.createdAt.toISOString(),
+    expiresAt: token.expiresAt?.toISOString() ?? null,
+    revokedAt: token.revokedAt?.toISOString() ?? null,
+    name: token.name,
+  }
+}
+
+/** The version in package.json, which ships with the package. */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  return manifest.version
+}
+
 /** `plantstore token …` on an open store. */
 export async function tokenCommand(store: PlantStore, args: string[], out: Output): Promise<void> {
   const [action, ...rest] = args
   switch (action) {
     case 'create':
       return createToken(store, rest, out)
-    case 'list':
-      if (rest.length > 0) throw new UsageError('token list takes no arguments')
-      for (const token of await store.listTokens()) out.stdout(tokenLine(token))
+    case 'list': {
+      const json = rest.length === 1 && rest[0] === '--json'
+      if (rest.length > 0 && !json) throw new UsageError('token list takes no arguments but --json')
+      const tokens = await store.listTokens()
+      if (json) out.stdout(JSON.stringify(tokens.map(tokenJson)))
+      else for (const token of tokens) out.stdout(tokenLine(token))
       return
+    }
     case 'revoke': {
       const [id, ...extra] = rest
       if (id === undefined || extra.length > 0 || !/^[1-9][0-9]{0,15}$/.test(id)) {
@@ -115,6 +144,14 @@ async function withStore(work: (store: PlantStore) => Promise<void>): Promise<vo
 /** Runs one command; resolves to the exit code, or to null while `serve` keeps the process running. */
 export async function main(argv: string[], out: Output = consoleOutput): Promise<number | null> {
   const [command, ...args] = argv
+  if (command === 'help' || command === '--help' || command === '-h') {
+    out.stdout(USAGE)
+    return 0
+  }
+  if (command === '--version') {
+    out.stdout(packageVersion())
+    return 0
+  }
   try {
     loadDotEnv()
     switch (command) {

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import ipaddr from 'ipaddr.js'
+import { parseDuration } from './auth/tokens.js'
 
 export interface PostgresConfig {
   kind: 'postgres'
@@ -29,6 +31,12 @@ export interface Config {
   keepAliveTimeoutMs: number
   /** Processes serving the port (node:cluster); 1 = this process alone. */
   workers: number
+  /** Which proxies' X-Forwarded-For is believed, in Fastify's `trustProxy` forms; false = none. */
+  trustProxy: boolean | number | string[]
+  /** Origins a browser may call the API from (`*` for any); null = no CORS headers at all. */
+  corsOrigins: string[] | null
+  /** How long an Idempotency-Key's outcome is kept. */
+  idempotencyTtlMs: number
 }
 
 export class ConfigError extends Error {}
@@ -66,6 +74,46 @@ function parseRedisUrl(raw: string | undefined): string | null {
   return raw
 }
 
+/** proxy-addr's names for address ranges, accepted beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
+  if (raw === undefined || raw === '' || raw === 'false') return false
+  if (raw === 'true') return true
+  if (/^[0-9]+$/.test(raw)) return integerIn('TRUST_PROXY', raw, 0, 1000)
+  const entries = raw.split(',').map((entry) => entry.trim())
+  const bad = entries.find((entry) => !PROXY_RANGE_NAMES.has(entry) && !ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry))
+  if (bad !== undefined) {
+    throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or addresses and CIDRs separated by commas; '${bad}' is none`)
+  }
+  return entries
+}
+
+function parseCorsOrigins(raw: string | undefined): string[] | null {
+  if (raw === undefined || raw.trim() === '') return null
+  const origins = raw.split(',').map((origin) => origin.trim())
+  for (const origin of origins) {
+    if (origin === '*') continue
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(origin)
+    } catch {
+      parsed = undefined
+    }
+    // An origin is scheme://host[:port] and nothing else; a browser sends exactly that.
+    if (parsed === undefined || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`CORS_ORIGINS must be * or origins such as https://app.example.com separated by commas; '${origin}' is not one`)
+    }
+  }
+  return origins
+}
+
+function durationIn(name: string, raw: string): number {
+  const ms = parseDuration(raw)
+  if (ms === undefined) throw new ConfigError(`${name} takes a number and a unit: 90s, 45m, 12h or 30d; got '${raw}'`)
+  return ms
+}
+
 /** Reads and checks every setting once; a bad value is a ConfigError naming its variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info'
@@ -82,6 +130,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integerIn('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS || '30000', 100, 3_600_000),
     keepAliveTimeoutMs: integerIn('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS || '72000', 100, 3_600_000),
     workers: env.WORKERS === 'auto' ? availableParallelism() : integerIn('WORKERS', env.WORKERS || '1', 1, 256),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    idempotencyTtlMs: durationIn('IDEMPOTENCY_TTL', env.IDEMPOTENCY_TTL || '24h'),
   }
 }
 

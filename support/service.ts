@@ -49,6 +49,11 @@ export interface Service {
   stderr(): string
   /** Every log line written so far. */
   stdout(): string
+  /**
+   * Resolves with the log once `seen` holds for it, within `timeoutMs`: log lines are written in
+   * batches, up to 250 ms after the request.
+   */
+  waitForLog(seen: (stdout: string) => boolean, timeoutMs?: number): Promise<string>
   /** Sends the signal and resolves with the exit code once the process has ended. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
@@ -93,6 +98,11 @@ export async function startService(env: Record<string, string>, { keepLogs = tru
     process: child,
     stderr: () => stderr,
     stdout: () => stdout,
+    async waitForLog(seen, timeoutMs = 5_000) {
+      const since = Date.now()
+      while (!seen(stdout) && Date.now() - since < timeoutMs) await new Promise((resolve) => setTimeout(resolve, 25))
+      return stdout
+    },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       return exited

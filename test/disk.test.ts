@@ -66,8 +66,8 @@ describe('SQLite on a full disk', { skip: typeof disk === 'string' ? disk : fals
     for (let id = 2; id < 40; id++) during.push((await api.createPlant(token, { id, name: `during ${id} ${'x'.repeat(190)}` })).status)
     assert.ok(during.includes(503), `statuses while full: ${during.join(',')}`)
     assert.deepEqual([...new Set(during)].filter((status) => status !== 200 && status !== 503), [])
-    const fullLines = service
-      .stdout()
+    const log = await service.waitForLog((stdout) => stdout.split('\n').filter((line) => line.includes('SQLITE_FULL')).length >= 2)
+    const fullLines = log
       .split('\n')
       .filter((line) => line.includes('SQLITE_FULL'))
       .map((line) => JSON.parse(line) as { reqId?: unknown; msg?: string })

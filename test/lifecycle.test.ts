@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import { Api } from './helpers/api.js'
 import { STORE_KINDS, freshDatabase, seedPlants } from '../support/databases.js'
 import { startFixture } from './helpers/fixture.js'
-import { runCli, startService, tempFolder } from '../support/service.js'
+import { REPO_ROOT, runCli, startService, tempFolder } from '../support/service.js'
 
 for (const kind of STORE_KINDS) {
   describe(`durability on ${kind}`, () => {
@@ -188,6 +188,11 @@ describe('configuration', () => {
     ['RATE_LIMIT', { RATE_LIMIT: '-5' }],
     ['WORKERS', { WORKERS: '0' }],
     ['WORKERS', { WORKERS: 'many' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'the proxy' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'app.example.com' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://app.example.com/path' }],
+    ['IDEMPOTENCY_TTL', { IDEMPOTENCY_TTL: '3w' }],
   ]
   for (const [variable, env] of badSettings) {
     test(`${variable}=${Object.values(env)[0]} stops serve with a non-zero exit and one line naming ${variable}`, async () => {
@@ -244,6 +249,53 @@ describe('the CLI', () => {
       assert.match(result.stdout, /^pst_[A-Za-z0-9_-]{43}\n$/)
       const listed = await runCli(['token', 'list'], { DATABASE_URL: db.url })
       assert.match(listed.stdout, /^1\tcarol\tplants:read\t\S+\texpires=\S+Z\trevoked=no\tname="ci"\n$/)
+    } finally {
+      await db.drop()
+    }
+  })
+
+  for (const flag of ['--help', '-h', 'help']) {
+    test(`plantstore ${flag} prints the usage on standard output and exits 0`, async () => {
+      const result = await runCli([flag], {})
+      assert.equal(result.code, 0, result.stderr)
+      assert.match(result.stdout, /^usage: plantstore <command>/)
+      assert.match(result.stdout, /token create --subject S/)
+      assert.equal(result.stderr, '')
+    })
+  }
+
+  test('plantstore --version prints the package version and exits 0', async () => {
+    const result = await runCli(['--version'], {})
+    assert.equal(result.code, 0)
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
+    assert.equal(result.stdout, `${manifest.version}\n`)
+  })
+
+  test('an unknown command prints the usage on standard error and exits 2', async () => {
+    const result = await runCli(['frobnicate'], {})
+    assert.equal(result.code, 2)
+    assert.equal(result.stdout, '')
+    assert.match(result.stderr, /usage: plantstore <command>/)
+  })
+
+  test('token list --json prints one JSON array of every token\'s record, never a token', async () => {
+    const db = await freshDatabase('sqlite')
+    try {
+      await runCli(['token', 'create', '--subject', 'erin', '--name', 'laptop', '--expires-in', '12h'], { DATABASE_URL: db.url })
+      await runCli(['token', 'create', '--subject', 'frank', '--scope', 'plants:read'], { DATABASE_URL: db.url })
+      assert.equal((await runCli(['token', 'revoke', '2'], { DATABASE_URL: db.url })).code, 0)
+      const listed = await runCli(['token', 'list', '--json'], { DATABASE_URL: db.url })
+      assert.equal(listed.code, 0, listed.stderr)
+      assert.ok(!listed.stdout.includes('pst_'))
+      const tokens = JSON.parse(listed.stdout) as Record<string, unknown>[]
+      assert.equal(tokens.length, 2)
+      assert.deepEqual(Object.keys(tokens[0] ?? {}).sort(), ['createdAt', 'expiresAt', 'id', 'name', 'revokedAt', 'scopes', 'subject'])
+      assert.deepEqual(
+        { ...tokens[0], createdAt: 'x', expiresAt: typeof tokens[0]?.expiresAt },
+        { id: 1, subject: 'erin', scopes: ['plants:read', 'plants:write'], createdAt: 'x', expiresAt: 'string', revokedAt: null, name: 'laptop' },
+      )
+      assert.equal(tokens[1]?.subject, 'frank')
+      assert.match(String(tokens[1]?.revokedAt), /^\d{4}-\d\d-\d\dT.*Z$/)
     } finally {
       await db.drop()
     }

@@ -20,9 +20,8 @@ for (const kind of STORE_KINDS) {
     test('each request writes one log line with its id, method, URL, client address, status and time', async () => {
       const answer = await fx.api.request('GET', '/healthz?probe=log-line', { headers: { 'x-request-id': 'log-line-probe' } })
       assert.equal(answer.status, 200)
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      const lines = fx.service
-        .stdout()
+      const log = await fx.service.waitForLog((stdout) => stdout.includes('"reqId":"log-line-probe"'))
+      const lines = log
         .split('\n')
         .filter((line) => line.includes('log-line-probe'))
         .map((line) => JSON.parse(line) as Record<string, unknown>)

@@ -54,7 +54,7 @@ for (const kind of STORE_KINDS) {
         const answer = await fx.api.request('GET', '/plants', { token: fx.adminToken, headers: { connection: 'close', 'x-request-id': `seen-${i}` } })
         assert.deepEqual(answer.body, [{ name: 'shared' }])
       }
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      await fx.service.waitForLog((stdout) => stdout.includes('"reqId":"seen-19"'))
       const servedBy = new Set(logLines(fx).filter((line) => line.reqId?.startsWith('seen-')).map((line) => line.pid))
       assert.equal(servedBy.size, 2, 'both workers answered')
     })
@@ -65,7 +65,7 @@ for (const kind of STORE_KINDS) {
           const answer = await fx.api.request('GET', '/plants?limit=20', { token: fx.adminToken, headers: { connection: 'close', 'x-request-id': `${tag}-${i}` } })
           assert.deepEqual(answer.body, expected)
         }
-        await new Promise((resolve) => setTimeout(resolve, 200))
+        await fx.service.waitForLog((stdout) => stdout.includes(`"reqId":"${tag}-19"`))
         const servedBy = new Set(logLines(fx).filter((line) => line.reqId?.startsWith(`${tag}-`)).map((line) => line.pid))
         assert.equal(servedBy.size, 2, 'both workers answered')
       }

@@ -20,7 +20,7 @@ const unauthorized = (message: string, challenge = REALM) =>
   new HttpError(401, message, { 'www-authenticate': challenge })
 
 /** The credentials of an `Authorization: Bearer <token>` header (scheme case-insensitive), else null. */
-export function bearerToken(header: string | undefined): string | null {
+function bearerToken(header: string | undefined): string | null {
   if (header === undefined) return null
   const match = /^bearer +(\S+) *$/i.exec(header)
   return match ? (match[1] as string) : null
@@ -38,15 +38,16 @@ export function requireToken(authenticator: Authenticator, limit: RequestLimiter
     const token = bearerToken(request.headers.authorization)
     const principal = token === null ? null : authenticator.authenticate(token)
     if (principal instanceof Promise) {
-      principal.then((found) => admit(request, token, found, limit, done), done)
+      principal.then((found) => admit(request, reply, token, found, limit, done), done)
     } else {
-      admit(request, token, principal, limit, done)
+      admit(request, reply, token, principal, limit, done)
     }
   }
 }
 
 function admit(
   request: FastifyRequest,
+  reply: FastifyReply,
   token: string | null,
   principal: Principal | null,
   limit: RequestLimiter | null,
@@ -57,7 +58,7 @@ function admit(
     done(accessError(request, token, principal))
     return
   }
-  limit(request).then(() => done(accessError(request, token, principal)), done)
+  limit(request, reply).then(() => done(accessError(request, token, principal)), done)
 }
 
 /** Why the request may not go on, or undefined when it may. */

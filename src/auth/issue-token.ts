@@ -1,7 +1,7 @@
 import type { NewToken, PlantStore } from '../store/store.js'
 import { generateToken, hashToken } from './tokens.js'
 
-export type TokenSpec = Omit<NewToken, 'hash'>
+type TokenSpec = Omit<NewToken, 'hash'>
 
 /** Makes a token and stores only its hash; the token itself is returned once, to be shown once. */
 export async function issueToken(store: Pick<PlantStore, 'createToken'>, spec: TokenSpec): Promise<string> {

@@ -1,10 +1,13 @@
 import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../http/errors.js'
 
-/** Throws a 429 when the caller of this request has used up its budget. */
-export type RequestLimiter = (request: FastifyRequest) => Promise<void>
+/**
+ * Counts the request against its caller's budget, says what is left in the draft RateLimit
+ * headers, and throws a 429 when the budget is used up.
+ */
+export type RequestLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 
 /** A Redis client that fails fast while Redis is down rather than queueing commands. */
 async function connectRedis(url: string, app: FastifyInstance): Promise<Redis> {
@@ -53,9 +56,14 @@ export async function createRequestLimiter(
     keyGenerator: (request) =>
       request.principal === null ? `address:${request.ip}` : `token:${request.principal.tokenId}`,
   })
-  return async (request) => {
+  return async (request, reply) => {
     const result = await check(request)
-    if (!result.isAllowed && result.isExceeded) {
+    if (result.isAllowed) return
+    // IETF draft-ietf-httpapi-ratelimit-headers names: clients can pace themselves before a 429.
+    reply.header('ratelimit-limit', String(result.max))
+    reply.header('ratelimit-remaining', String(result.remaining))
+    reply.header('ratelimit-reset', String(result.ttlInSeconds))
+    if (result.isExceeded) {
       throw new HttpError(429, `too many requests: the limit is ${perMinute} a minute; retry later`, {
         'retry-after': String(result.ttlInSeconds),
       })

@@ -13,20 +13,33 @@ import type { PlantStore } from '../store/store.js'
 import { clientError, frameworkError, sendError } from './error-handler.js'
 import { errorBody } from './errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
+import { registerCors } from './cors.js'
 import { methodNotAllowed } from './method-not-allowed.js'
 import { requestId } from './request-id.js'
 import { registerGracefulClose } from './shutdown.js'
 import { createValidatorCompiler } from './validation.js'
 
-export type AppConfig = Pick<Config, 'rateLimit' | 'redisUrl' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>
+type AppConfig = Pick<
+  Config,
+  'rateLimit' | 'redisUrl' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'trustProxy' | 'corsOrigins' | 'idempotencyTtlMs'
+>
 
-export interface AppOptions {
+interface AppOptions {
   store: PlantStore
   logger: FastifyBaseLogger | false
   config: AppConfig
   /** How tokens are checked; by default opaque `pst_` tokens looked up in the store. */
   authenticator?: Authenticator
 }
+
+/**
+ * TRUST_PROXY=N: the nearest N hops are proxies (Fastify's own number form now trusts none).
+ * It cannot tell a proxy from a client that reaches the port directly: list addresses when it can.
+ */
+const trustHops =
+  (hops: number) =>
+  (_address: string, hop: number): boolean =>
+    hop < hops
 
 const API_DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
 A caller sees only its own plants; a token with the scope plants:admin sees every plant.
@@ -37,6 +50,8 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new RequestLogController(),
     genReqId: requestId,
+    // The client address (rate limit per address, logs) comes from X-Forwarded-For only as far as this allows.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
     // A client that sends its request too slowly is cut off (408), so it cannot hold a connection.
@@ -87,13 +102,16 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
       ],
     },
   })
-  const allowedMethods = methodNotAllowed(app)
+  if (config.corsOrigins !== null) await registerCors(app, config.corsOrigins)
+  // With CORS on, OPTIONS belongs to the preflight on every path.
+  const allowedMethods = methodNotAllowed(app, config.corsOrigins === null ? [] : ['OPTIONS'])
   await app.register(opsRoutes, { store, metrics })
   await app.register(plantRoutes, {
     store,
     authenticator: authenticator ?? new OpaqueTokenAuthenticator(store),
     rateLimit: config.rateLimit,
     redisUrl: config.redisUrl,
+    idempotencyTtlMs: config.idempotencyTtlMs,
   })
   allowedMethods.finish()
   await app.register(swaggerUi, { routePrefix: '/docs' })

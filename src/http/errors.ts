@@ -14,7 +14,7 @@ export const plantNotFound = (id: bigint) => new HttpError(404, `plant ${id} not
 export const duplicatePlant = (id: bigint) => badRequest(`plant ${id} already exists`)
 export const shuttingDown = () => new HttpError(503, 'the service is shutting down; retry the request')
 
-export interface ErrorBody {
+interface ErrorBody {
   error: number
   message: string
 }

@@ -6,20 +6,45 @@ export const BODY_LIMIT = 16 * 1024
 
 const INTEGER_LITERAL = /^-?(0|[1-9][0-9]*)$/
 
+/** Bytes that are not UTF-8 are refused, not replaced with U+FFFD: what is stored is what was sent. */
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
 /** Integer literals become bigints so that no id is rounded; other numbers stay doubles. */
 const parseNumber = (literal: string): bigint | number =>
   INTEGER_LITERAL.test(literal) ? BigInt(literal) : Number(literal)
 
+class LoneSurrogate extends Error {}
+
+/**
+ * A string with an unpaired surrogate (`"\ud800"` in JSON) is no Unicode text: PostgreSQL and
+ * SQLite would each store something else than what was acknowledged. Checked for keys too.
+ */
+function refuseLoneSurrogates(key: string, value: unknown): unknown {
+  if (!key.isWellFormed() || (typeof value === 'string' && !value.isWellFormed())) throw new LoneSurrogate()
+  return value
+}
+
 /**
  * JSON is the only body this API reads (any other type is a 400). Fastify's own JSON parser
- * reads every number as a double, so this one replaces it.
+ * reads every number as a double and decodes bad UTF-8 leniently, so this one replaces it.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, text, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, bytes, done) => {
+    let text: string
     try {
-      done(null, parse(text as string, null, parseNumber))
+      text = utf8.decode(bytes as Buffer)
+    } catch {
+      done(badRequest('the body is not valid UTF-8'), undefined)
+      return
+    }
+    try {
+      done(null, parse(text, refuseLoneSurrogates, parseNumber))
     } catch (error) {
+      if (error instanceof LoneSurrogate) {
+        done(badRequest('the body holds a string with an unpaired surrogate (such as \\ud800), which is not Unicode text'), undefined)
+        return
+      }
       const reason = error instanceof RangeError ? 'it is nested too deeply' : (error as Error).message
       done(badRequest(`the body is not valid JSON: ${reason}`), undefined)
     }

@@ -7,7 +7,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
  * Collects the methods of every route declared after this call; `finish()` then answers the
  * other methods of each known path with 405 and an Allow header, ahead of any authentication.
  */
-export function methodNotAllowed(app: FastifyInstance): { finish(): void } {
+export function methodNotAllowed(app: FastifyInstance, handledElsewhere: readonly string[] = []): { finish(): void } {
   const methodsByUrl = new Map<string, Set<string>>()
   let collecting = true
   app.addHook('onRoute', (route) => {
@@ -21,7 +21,7 @@ export function methodNotAllowed(app: FastifyInstance): { finish(): void } {
       collecting = false
       for (const [url, methods] of methodsByUrl) {
         const allow = METHODS.filter((method) => methods.has(method)).join(', ')
-        const others = METHODS.filter((method) => !methods.has(method))
+        const others = METHODS.filter((method) => !methods.has(method) && !handledElsewhere.includes(method))
         app.route({
           method: others,
           url,

@@ -28,7 +28,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   )
 }
 
-export function loggerOptions(level: string): LoggerOptions {
+function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     // Request headers are never logged: the Authorization header carries a secret.

@@ -5,7 +5,7 @@ import { metricsExposition } from '../observability/cluster-metrics.js'
 import { errorResponses } from './schemas.js'
 import type { PlantStore } from '../store/store.js'
 
-export interface OpsRoutesOptions {
+interface OpsRoutesOptions {
   store: PlantStore
   metrics: Registry
 }

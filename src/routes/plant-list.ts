@@ -2,9 +2,9 @@ import { Readable } from 'node:stream'
 import { EMPTY_PAGE, type PlantPage, type PlantQuery, type PlantStore } from '../store/store.js'
 
 /** Rows fetched per query; a response larger than this is streamed page by page. */
-export const LIST_BATCH = 500
+const LIST_BATCH = 500
 
-export interface PlantList {
+interface PlantList {
   /** The JSON array when it fit in one batch, else a stream of its text. */
   body: string | Readable
   /** The id after which the next page starts, when `limit` cut the list. */

@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { requireToken } from '../auth/guard.js'
 import { type Authenticator, type Principal, visibleOwner } from '../auth/principal.js'
 import { duplicatePlant, plantNotFound } from '../http/errors.js'
-import type { PlantStore } from '../store/store.js'
+import type { NewPlant, PlantStore } from '../store/store.js'
+import { fingerprint, idempotencyKey, keyInFlight, keyMismatch, pruneExpiredKeys } from './idempotency.js'
 import { listPlants } from './plant-list.js'
 import {
+  IdempotencyHeaders,
   ListQuery,
   type ListQueryType,
   NewPlantSchema,
@@ -16,13 +18,15 @@ import {
 } from './schemas.js'
 import { Type } from '@sinclair/typebox'
 
-export interface PlantRoutesOptions {
+interface PlantRoutesOptions {
   store: PlantStore
   authenticator: Authenticator
   /** Requests per minute per token or client address; 0 = no limit. */
   rateLimit: number
   /** Shares the rate-limit counters between instances; null = counted per instance. */
   redisUrl: string | null
+  /** How long the outcome of a create with an Idempotency-Key is kept. */
+  idempotencyTtlMs: number
 }
 
 const security = [{ bearerAuth: [] }]
@@ -38,12 +42,24 @@ function nextPageLink(query: ListQueryType, after: bigint): string {
 
 export async function plantRoutes(
   app: FastifyInstance,
-  { store, authenticator, rateLimit, redisUrl }: PlantRoutesOptions,
+  { store, authenticator, rateLimit, redisUrl, idempotencyTtlMs }: PlantRoutesOptions,
 ): Promise<void> {
   app.decorateRequest('principal', null)
   // Loaded only when RATE_LIMIT is set: the limiter and its Redis client cost ~20 MB of memory.
   const limit = rateLimit > 0 ? await (await import('../auth/rate-limit.js')).createRequestLimiter(app, rateLimit, redisUrl) : null
   app.addHook('onRequest', requireToken(authenticator, limit))
+  pruneExpiredKeys(app, store, idempotencyTtlMs)
+
+  /** The create of one plant; with a key, the kept outcome of an earlier request may answer instead. */
+  async function create(plant: NewPlant, key: string | undefined, reply: FastifyReply): Promise<'created' | 'exists'> {
+    if (key === undefined) return (await store.createPlant(plant)) ? 'created' : 'exists'
+    const keptSince = new Date(Date.now() - idempotencyTtlMs)
+    const result = await store.createPlantWithKey(plant, { key, fingerprint: fingerprint(plant), keptSince })
+    if (result.outcome === 'in-flight') throw keyInFlight()
+    if (result.outcome === 'mismatch') throw keyMismatch()
+    if (result.replayed) reply.header('idempotent-replayed', 'true')
+    return result.outcome
+  }
 
   app.post<{ Body: NewPlantBody }>(
     '/plants',
@@ -53,24 +69,30 @@ export async function plantRoutes(
         operationId: 'createPlant',
         summary: 'Create a plant',
         description:
-          'Adds a plant owned by the caller. Every failure caused by the request (bad JSON, wrong content type, body over 16 KiB, invalid field, an id that already exists) is a 400.',
+          'Adds a plant owned by the caller. Every failure caused by the request (bad JSON, wrong content type, body over 16 KiB, invalid field, an id that already exists) is a 400. ' +
+          'With an Idempotency-Key, a retry of the same request within the key\'s lifetime gets the first answer again (200 or 400 already exists), with Idempotent-Replayed: true, and has no new effect.',
         tags,
         security,
+        headers: IdempotencyHeaders,
         body: NewPlantSchema,
         response: {
           200: {
             ...PlantSchema,
             description: 'The plant was created and committed; Location names it',
-            headers: { Location: Type.String({ description: 'The path of the new plant: /plants/{id}' }) },
+            headers: {
+              Location: Type.String({ description: 'The path of the new plant: /plants/{id}' }),
+              'Idempotent-Replayed': Type.Literal('true', { description: 'Sent when this is the kept answer of an earlier request with the same Idempotency-Key' }),
+            },
           },
-          ...errorResponses(400, 401, 403, 429, 500, 503),
+          ...errorResponses(400, 401, 403, 409, 422, 429, 500, 503),
         },
       },
     },
     async (request, reply) => {
       const { id, name, tag } = request.body
-      const created = await store.createPlant({ id, owner: principalOf(request).subject, name, tag: tag ?? null })
-      if (!created) throw duplicatePlant(id)
+      const key = idempotencyKey(request.headers['idempotency-key'])
+      const plant = { id, owner: principalOf(request).subject, name, tag: tag ?? null }
+      if ((await create(plant, key, reply)) === 'exists') throw duplicatePlant(id)
       reply.header('location', `/plants/${id}`)
       return tag === undefined ? { name } : { name, tag }
     },

@@ -6,7 +6,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
  */
 const int64 = (description: string) => Type.Unsafe<bigint>(Type.Integer({ format: 'int64', description }))
 
-export const ErrorSchema = Type.Object(
+const ErrorSchema = Type.Object(
   {
     error: Type.Integer({ format: 'int32', description: 'The HTTP status code of the response' }),
     message: Type.String({ description: 'What went wrong, for a human' }),
@@ -61,6 +61,17 @@ export const PlantIdParams = Type.Object({
 })
 export type PlantIdParamsType = Static<typeof PlantIdParams>
 
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 257,
+      description:
+        'Makes a retry safe: 1 to 255 printable ASCII characters (bare, or as a quoted string), chosen by the client for this one request. Kept per subject for IDEMPOTENCY_TTL (24 h by default).',
+    }),
+  ),
+})
+
 export const ListQuery = Type.Object({
   limit: Type.Optional(
     Type.Integer({
@@ -80,6 +91,8 @@ const ERROR_MEANINGS: Record<number, string> = {
   401: 'No bearer token, or one that is unknown, expired or revoked (see WWW-Authenticate)',
   403: 'The token lacks the scope this operation needs (see WWW-Authenticate)',
   404: 'No plant with this id that the caller may access',
+  409: 'A request with this Idempotency-Key is still in flight; retry after Retry-After seconds',
+  422: 'This Idempotency-Key was already used for a different request',
   429: 'Too many requests for this token or client address; retry after Retry-After seconds',
   500: 'A fault of the server; it is logged with the request id',
   503: 'The database is unavailable; retry later',

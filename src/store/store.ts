@@ -33,6 +33,25 @@ export interface PlantPage {
   lastId: bigint | null
 }
 
+/** An Idempotency-Key of the plant's owner, with what identifies the request made with it. */
+export interface IdempotencyKey {
+  key: string
+  /** A hash of the validated request: the same key with another request is a mismatch. */
+  fingerprint: string
+  /** Outcomes kept from before this time have expired: the key is new again. */
+  keptSince: Date
+}
+
+/**
+ * The outcome of a create made with an Idempotency-Key: created (200) or the id existed (400),
+ * now or `replayed` from the first request with the key; or the key was used for another
+ * request; or a request with the key is still being committed.
+ */
+export type KeyedCreate =
+  | { outcome: 'created' | 'exists'; replayed: boolean }
+  | { outcome: 'mismatch' }
+  | { outcome: 'in-flight' }
+
 export const EMPTY_PAGE: PlantPage = { json: '', count: 0, lastId: null }
 
 export interface TokenRecord {
@@ -60,6 +79,13 @@ export interface NewToken {
 export interface PlantStore {
   /** false when a plant with this id already exists, whoever owns it. */
   createPlant(plant: NewPlant): Promise<boolean>
+  /**
+   * A create under an Idempotency-Key of the owner: the outcome is kept with the plant, in the
+   * same transaction, and a later request with the key and the same fingerprint gets it again.
+   */
+  createPlantWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate>
+  /** Deletes at most `limit` kept outcomes older than `before`; answers how many went. */
+  pruneIdempotencyKeys(before: Date, limit: number): Promise<number>
   /**
    * Plants matching the query in ascending id order, at most `limit` of them, as JSON text:
    * a list is sent as it comes from the store, with no object made per plant.

@@ -21,8 +21,8 @@ export interface RequestOptions {
   token?: string
   /** Sent as JSON with Content-Type: application/json. */
   json?: Json
-  /** Sent as it is (with `headers` choosing its type). */
-  raw?: string
+  /** Sent as it is (with `headers` choosing its type): text, or bytes that need not be UTF-8. */
+  raw?: string | Buffer
   headers?: Record<string, string>
 }
 
@@ -31,7 +31,7 @@ export type Send = (
   method: string,
   path: string,
   headers: Record<string, string>,
-  body: string | undefined,
+  body: string | Buffer | undefined,
 ) => Promise<{ status: number; headers: Headers; text: string }>
 
 const overHttp =
@@ -113,7 +113,7 @@ export class Api {
   async request<T = Json>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
     const headers: Record<string, string> = { ...options.headers }
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
-    let body: string | undefined = options.raw
+    let body: string | Buffer | undefined = options.raw
     if (options.json !== undefined) {
       body = typeof options.json === 'string' ? options.json : JSON.stringify(options.json)
       headers['content-type'] ??= 'application/json'

@@ -6,9 +6,12 @@ import { GroupCommit } from '../shared/group-commit.js'
 import { pendingMigrations } from '../shared/migrations.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
 import { TOKEN_COLUMNS, type TokenRow, toPlant, toTokenRecord } from '../shared/rows.js'
+import { KeysInFlight, replay } from '../shared/idempotency.js'
 import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
   EMPTY_PAGE,
+  type IdempotencyKey,
+  type KeyedCreate,
   type NewPlant,
   type NewToken,
   type Plant,
@@ -37,6 +40,12 @@ function isUnavailable(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown }
   if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code))) return true
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)
+}
+
+/** The error as the service should see it: StoreUnavailableError when the database cannot serve now. */
+function unavailableOr(error: unknown): unknown {
+  if (!isUnavailable(error) || error instanceof StoreUnavailableError) return error
+  return new StoreUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error })
 }
 
 /** The plant queries, one per combination of owner and tag filters, each a named prepared statement. */
@@ -80,6 +89,7 @@ const postgresTime = (time: Date) => time
 
 export class PostgresStore implements PlantStore {
   private queryDuration: Histogram<'operation'> | null = null
+  private readonly keysInFlight = new KeysInFlight()
 
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -109,24 +119,34 @@ export class PostgresStore implements PlantStore {
     return store
   }
 
-  private async transaction<T>(lockKey: number, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect()
+  /** Runs `work` in a transaction of one pooled connection; a database that cannot serve is StoreUnavailableError. */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw unavailableOr(error)
+    })
     try {
       await client.query('BEGIN')
-      await client.query('SELECT pg_advisory_xact_lock($1)', [lockKey])
       const result = await work(client)
       await client.query('COMMIT')
       return result
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {})
-      throw error
+      throw unavailableOr(error)
     } finally {
       client.release()
     }
   }
 
+  /** A transaction that first waits for the advisory lock `lockKey`: instances take turns. */
+  private lockedTransaction<T>(lockKey: number, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [lockKey])
+      return work(client)
+    })
+  }
+
   private async migrate(): Promise<void> {
-    await this.transaction(MIGRATION_LOCK, async (client) => {
+    await this.lockedTransaction(MIGRATION_LOCK, async (client) => {
       await client.query('SET LOCAL statement_timeout = 0')
       await client.query(
         'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -147,8 +167,7 @@ export class PostgresStore implements PlantStore {
     try {
       return await this.pool.query<R>({ name, text, values })
     } catch (error) {
-      if (isUnavailable(error)) throw new StoreUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error })
-      throw error
+      throw unavailableOr(error)
     } finally {
       stop?.()
     }
@@ -196,6 +215,49 @@ export class PostgresStore implements PlantStore {
 
   createPlant(plant: NewPlant): Promise<boolean> {
     return this.creates.add(plant)
+  }
+
+  /**
+   * One transaction per keyed create, under an advisory lock on (owner, key) taken without
+   * waiting: when another instance holds it, that request is still in flight. Under the lock,
+   * reading the kept outcome and then writing is safe across instances.
+   */
+  createPlantWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
+    return this.keysInFlight.run(plant.owner, key.key, () =>
+      this.transaction(async (client): Promise<KeyedCreate> => {
+        const lock = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+          [`${plant.owner.length}:${plant.owner}${key.key}`],
+        )
+        if (lock.rows[0]?.locked !== true) return { outcome: 'in-flight' }
+        const kept = await client.query<{ fingerprint: string; created: boolean }>(
+          'SELECT fingerprint, created FROM idempotency_keys WHERE subject = $1 AND key = $2 AND created_at >= $3',
+          [plant.owner, key.key, key.keptSince],
+        )
+        const row = kept.rows[0]
+        if (row !== undefined) return replay(row, key)
+        const inserted = await client.query(
+          'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+          [String(plant.id), plant.owner, plant.name, plant.tag],
+        )
+        const created = inserted.rowCount === 1
+        await client.query(
+          'INSERT INTO idempotency_keys (subject, key, fingerprint, created) VALUES ($1, $2, $3, $4) ' +
+            'ON CONFLICT (subject, key) DO UPDATE SET fingerprint = excluded.fingerprint, created = excluded.created, created_at = now()',
+          [plant.owner, key.key, key.fingerprint, created],
+        )
+        return { outcome: created ? 'created' : 'exists', replayed: false }
+      }),
+    )
+  }
+
+  async pruneIdempotencyKeys(before: Date, limit: number): Promise<number> {
+    const result = await this.query(
+      'prune_idempotency_keys',
+      'DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < $1 LIMIT $2)',
+      [before, limit],
+    )
+    return result.rowCount ?? 0
   }
 
   private plantValues(query: PlantQuery, range: { from: bigint; to: bigint }, count: number): unknown[] {
@@ -267,7 +329,7 @@ export class PostgresStore implements PlantStore {
 
   async createFirstToken(token: NewToken): Promise<number | null> {
     // Under the lock, so that of several instances starting on an empty database only one makes it.
-    return this.transaction(FIRST_TOKEN_LOCK, async (client) => {
+    return this.lockedTransaction(FIRST_TOKEN_LOCK, async (client) => {
       const result = await client.query<{ id: string }>(
         'INSERT INTO tokens (hash, subject, scopes, name, expires_at) SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM tokens) RETURNING id',
         this.tokenValues(token),

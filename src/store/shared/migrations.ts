@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 
-export interface Migration {
+interface Migration {
   version: number
   name: string
   sql: string

@@ -4,9 +4,12 @@ import { counterReading } from '../../observability/collected-metrics.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
 import { TOKEN_COLUMNS, type TokenRow, toPlant, toTokenRecord } from '../shared/rows.js'
+import { KeysInFlight, replay } from '../shared/idempotency.js'
 import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
   EMPTY_PAGE,
+  type IdempotencyKey,
+  type KeyedCreate,
   type NewPlant,
   type NewToken,
   type Plant,
@@ -56,6 +59,7 @@ export class SqliteStore implements PlantStore {
   private readonly commitTransaction: BetterSqlite3.Transaction<(writes: Write[]) => unknown[]>
   private readonly pageCache = new PageCache()
   private readonly pageReads = new SharedTurnReads<PlantPage>()
+  private readonly keysInFlight = new KeysInFlight()
   /** PRAGMA data_version when the cached pages were read: it changes when another connection commits. */
   private pagesDataVersion = -1
   /** Transactions committed and the writes they carried, for /metrics: their ratio is the writes per sync. */
@@ -93,6 +97,14 @@ export class SqliteStore implements PlantStore {
       findToken: db.prepare(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = ?`),
       listTokens: db.prepare(`SELECT ${TOKEN_COLUMNS} FROM tokens ORDER BY id`),
       revokeToken: db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      findKey: db.prepare('SELECT fingerprint, created FROM idempotency_keys WHERE subject = ? AND key = ? AND created_at >= ?'),
+      keepKey: db.prepare(
+        'INSERT INTO idempotency_keys (subject, key, fingerprint, created, created_at) VALUES (?, ?, ?, ?, ?) ' +
+          'ON CONFLICT (subject, key) DO UPDATE SET fingerprint = excluded.fingerprint, created = excluded.created, created_at = excluded.created_at',
+      ),
+      pruneKeys: db.prepare(
+        'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)',
+      ),
       ping: db.prepare('SELECT 1').pluck(),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     }
@@ -144,6 +156,30 @@ export class SqliteStore implements PlantStore {
     return this.writes.add(
       () => this.statements.insertPlant.run(plant.id, plant.owner, plant.name, plant.tag, Date.now()).changes === 1,
     ) as Promise<boolean>
+  }
+
+  /**
+   * Joins the group commit like any create; inside the transaction, a fresh kept outcome of the
+   * key is answered again, else the plant is inserted and its outcome kept. Each transaction is
+   * atomic on the file, so two processes (WORKERS) with one key cannot both create.
+   */
+  createPlantWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
+    return this.keysInFlight.run(plant.owner, key.key, () =>
+      this.writes.add(() => {
+        const kept = this.statements.findKey.get(plant.owner, key.key, key.keptSince.getTime()) as
+          | { fingerprint: string; created: number }
+          | undefined
+        if (kept !== undefined) return replay({ fingerprint: kept.fingerprint, created: kept.created === 1 }, key)
+        const now = Date.now()
+        const created = this.statements.insertPlant.run(plant.id, plant.owner, plant.name, plant.tag, now).changes === 1
+        this.statements.keepKey.run(plant.owner, key.key, key.fingerprint, created ? 1 : 0, now)
+        return { outcome: created ? 'created' : 'exists', replayed: false }
+      }) as Promise<KeyedCreate>,
+    )
+  }
+
+  pruneIdempotencyKeys(before: Date, limit: number): Promise<number> {
+    return this.writes.add(() => this.statements.pruneKeys.run(before.getTime(), limit).changes) as Promise<number>
   }
 
   /**

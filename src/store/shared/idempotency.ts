@@ -1,0 +1,32 @@
+import type { IdempotencyKey, KeyedCreate } from '../store.js'
+
+/** A kept outcome, as a store reads it back. */
+interface KeptOutcome {
+  fingerprint: string
+  created: boolean
+}
+
+/** The answer for a key that has a kept outcome: the same again, or a mismatch. */
+export function replay(kept: KeptOutcome, key: IdempotencyKey): KeyedCreate {
+  if (kept.fingerprint !== key.fingerprint) return { outcome: 'mismatch' }
+  return { outcome: kept.created ? 'created' : 'exists', replayed: true }
+}
+
+/**
+ * The (owner, key) pairs whose keyed create this process is committing now: a second request
+ * with a pair still in flight is told so at once, without touching the database.
+ */
+export class KeysInFlight {
+  private readonly pairs = new Set<string>()
+
+  async run(owner: string, key: string, work: () => Promise<KeyedCreate>): Promise<KeyedCreate> {
+    const pair = `${owner.length}:${owner}${key}`
+    if (this.pairs.has(pair)) return { outcome: 'in-flight' }
+    this.pairs.add(pair)
+    try {
+      return await work()
+    } finally {
+      this.pairs.delete(pair)
+    }
+  }
+}
