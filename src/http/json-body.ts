@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import type { FastifyInstance } from 'fastify'
 import { parse } from 'lossless-json'
 import { badRequest } from './errors.js'
@@ -6,8 +7,8 @@ export const BODY_LIMIT = 16 * 1024
 
 const INTEGER_LITERAL = /^-?(0|[1-9][0-9]*)$/
 
-/** Bytes that are not UTF-8 are refused, not replaced with U+FFFD: what is stored is what was sent. */
-const utf8 = new TextDecoder('utf-8', { fatal: true })
+/** Only an escape can make a lone surrogate in text that is valid UTF-8: `\uD800` to `\uDFFF`. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
 
 /** Integer literals become bigints so that no id is rounded; other numbers stay doubles. */
 const parseNumber = (literal: string): bigint | number =>
@@ -31,15 +32,14 @@ function refuseLoneSurrogates(key: string, value: unknown): unknown {
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, bytes, done) => {
-    let text: string
-    try {
-      text = utf8.decode(bytes as Buffer)
-    } catch {
+    // Bytes that are not UTF-8 are refused, not replaced with U+FFFD: what is stored is what was sent.
+    if (!isUtf8(bytes as Buffer)) {
       done(badRequest('the body is not valid UTF-8'), undefined)
       return
     }
+    const text = (bytes as Buffer).toString('utf8')
     try {
-      done(null, parse(text, refuseLoneSurrogates, parseNumber))
+      done(null, parse(text, SURROGATE_ESCAPE.test(text) ? refuseLoneSurrogates : null, parseNumber))
     } catch (error) {
       if (error instanceof LoneSurrogate) {
         done(badRequest('the body holds a string with an unpaired surrogate (such as \\ud800), which is not Unicode text'), undefined)
