@@ -14,6 +14,18 @@ export interface PostgresConfig {
   connectTimeoutMs: number
 }
 
+/** JWT access tokens of an identity provider (RFC 9068); off unless JWT_ISSUER is set. */
+export interface JwtConfig {
+  issuer: string
+  audience: string
+  /** null: the `jwks_uri` of the issuer's OpenID discovery document. */
+  jwksUrl: string | null
+  algorithms: string[]
+  clockToleranceS: number
+  /** The `typ` header a token must have; '' = any. */
+  typ: string
+}
+
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | PostgresConfig
 
 export interface Config {
@@ -37,6 +49,7 @@ export interface Config {
   corsOrigins: string[] | null
   /** How long an Idempotency-Key's outcome is kept. */
   idempotencyTtlMs: number
+  jwt: JwtConfig | null
 }
 
 export class ConfigError extends Error {}
@@ -108,6 +121,36 @@ function parseCorsOrigins(raw: string | undefined): string[] | null {
   return origins
 }
 
+/** Asymmetric signature algorithms only: `none` and the HS* family (a shared secret) are refused. */
+const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']
+
+function httpUrl(name: string, raw: string): string {
+  try {
+    if (/^https?:$/.test(new URL(raw).protocol)) return raw
+  } catch {
+    // Said below.
+  }
+  throw new ConfigError(`${name} must be an http or https URL, got '${raw}'`)
+}
+
+function parseJwt(env: NodeJS.ProcessEnv): JwtConfig | null {
+  if (!env.JWT_ISSUER) return null
+  if (!env.JWT_AUDIENCE) throw new ConfigError('JWT_AUDIENCE is required when JWT_ISSUER is set: the audience your provider puts in tokens for this API')
+  const algorithms = (env.JWT_ALGORITHMS || 'RS256,PS256,ES256,EdDSA').split(',').map((alg) => alg.trim())
+  const refused = algorithms.find((alg) => !JWT_ALGORITHMS.includes(alg))
+  if (refused !== undefined) {
+    throw new ConfigError(`JWT_ALGORITHMS may name only ${JWT_ALGORITHMS.join(', ')} (never none or HS*), got '${refused}'`)
+  }
+  return {
+    issuer: httpUrl('JWT_ISSUER', env.JWT_ISSUER),
+    audience: env.JWT_AUDIENCE,
+    jwksUrl: env.JWT_JWKS_URL ? httpUrl('JWT_JWKS_URL', env.JWT_JWKS_URL) : null,
+    algorithms,
+    clockToleranceS: integerIn('JWT_CLOCK_TOLERANCE_S', env.JWT_CLOCK_TOLERANCE_S || '30', 0, 3600),
+    typ: env.JWT_TYP ?? 'at+jwt',
+  }
+}
+
 function durationIn(name: string, raw: string): number {
   const ms = parseDuration(raw)
   if (ms === undefined) throw new ConfigError(`${name} takes a number and a unit: 90s, 45m, 12h or 30d; got '${raw}'`)
@@ -133,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     idempotencyTtlMs: durationIn('IDEMPOTENCY_TTL', env.IDEMPOTENCY_TTL || '24h'),
+    jwt: parseJwt(env),
   }
 }
 

@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Registry } from 'prom-client'
+import { EitherTokenAuthenticator, JwtAuthenticator } from '../auth/jwt-tokens.js'
 import { OpaqueTokenAuthenticator } from '../auth/opaque-tokens.js'
 import type { Authenticator } from '../auth/principal.js'
 import type { Config } from '../config.js'
@@ -21,15 +23,15 @@ import { createValidatorCompiler } from './validation.js'
 
 type AppConfig = Pick<
   Config,
-  'rateLimit' | 'redisUrl' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'trustProxy' | 'corsOrigins' | 'idempotencyTtlMs'
+  'rateLimit' | 'redisUrl' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'trustProxy' | 'corsOrigins' | 'idempotencyTtlMs' | 'jwt'
 >
 
 interface AppOptions {
   store: PlantStore
   logger: FastifyBaseLogger | false
   config: AppConfig
-  /** How tokens are checked; by default opaque `pst_` tokens looked up in the store. */
-  authenticator?: Authenticator
+  /** The clock tokens' expiry and caches are judged by. */
+  now?: () => number
 }
 
 /**
@@ -41,11 +43,17 @@ const trustHops =
   (_address: string, hop: number): boolean =>
     hop < hops
 
+/** Opaque tokens from the store, and an identity provider's JWTs beside them when JWT_ISSUER is set. */
+function authenticatorFor(store: PlantStore, config: AppConfig, metrics: Registry, now: () => number): Authenticator {
+  const opaque = new OpaqueTokenAuthenticator(store, now)
+  return config.jwt === null ? opaque : new EitherTokenAuthenticator(opaque, new JwtAuthenticator(config.jwt, metrics, now))
+}
+
 const API_DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
 A caller sees only its own plants; a token with the scope plants:admin sees every plant.
 Every error, on every path, is an Error object whose \`error\` is the HTTP status.`
 
-export async function buildApp({ store, logger, config, authenticator }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ store, logger, config, now = Date.now }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new RequestLogController(),
@@ -92,7 +100,9 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            description: 'An opaque `pst_…` token made with `plantstore token create`',
+            bearerFormat: 'pst_ token or JWT',
+            description:
+              'Either an opaque `pst_…` token made with `plantstore token create`, or, when the service is configured with JWT_ISSUER, a JWT access token (RFC 9068) of that identity provider for this API\'s audience. Scopes: plants:read, plants:write, plants:admin.',
           },
         },
       },
@@ -108,7 +118,7 @@ export async function buildApp({ store, logger, config, authenticator }: AppOpti
   await app.register(opsRoutes, { store, metrics })
   await app.register(plantRoutes, {
     store,
-    authenticator: authenticator ?? new OpaqueTokenAuthenticator(store),
+    authenticator: authenticatorFor(store, config, metrics, now),
     rateLimit: config.rateLimit,
     redisUrl: config.redisUrl,
     idempotencyTtlMs: config.idempotencyTtlMs,

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster'
 import type { FastifyRequest } from 'fastify'
 import { type DestinationStream, pino, type Logger, type LoggerOptions } from 'pino'
+import { loggableUrl } from './safe-url.js'
 
 /** Lines are gathered until this many bytes are waiting, then written in one system call. */
 const MIN_WRITE_BYTES = 4096
@@ -37,7 +38,7 @@ function loggerOptions(level: string): LoggerOptions {
 }
 
 function requestSummary(request: FastifyRequest): Record<string, unknown> {
-  return { method: request.method, url: request.url, remoteAddress: request.ip }
+  return { method: request.method, url: loggableUrl(request.url), remoteAddress: request.ip }
 }
 
 export function flushLogs(logger: Logger): Promise<void> {

@@ -1,11 +1,12 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify'
+import { loggableUrl } from './safe-url.js'
 
 /** The fields of a request's line, flat, so that log queries need no nesting. */
 function outcome(request: FastifyRequest, reply: FastifyReply) {
   return {
     reqId: request.id,
     method: request.method,
-    url: request.url,
+    url: loggableUrl(request.url),
     remoteAddress: request.ip,
     statusCode: reply.statusCode,
     responseTime: reply.elapsedTime,

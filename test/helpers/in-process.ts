@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../../src/auth/issue-token.js'
-import { OpaqueTokenAuthenticator } from '../../src/auth/opaque-tokens.js'
 import { SCOPES } from '../../src/auth/tokens.js'
 import { tokenCommand } from '../../src/cli.js'
 import { loadConfig } from '../../src/config.js'
@@ -53,8 +52,7 @@ export async function buildFixture(kind: StoreKind, env: Record<string, string> 
       },
     }),
   )
-  const authenticator = new OpaqueTokenAuthenticator(store, () => Date.now() + offset)
-  const app = await buildApp({ store, logger, config, authenticator })
+  const app = await buildApp({ store, logger, config, now: () => Date.now() + offset })
   await app.ready()
   const tokenCli = async (...args: string[]): Promise<CliResult> => {
     const result = { code: 0 as number | null, stdout: '', stderr: '' }

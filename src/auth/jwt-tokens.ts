@@ -1,0 +1,113 @@
+import { type JWTPayload, errors, jwtVerify } from 'jose'
+import { Counter, type Registry } from 'prom-client'
+import type { JwtConfig } from '../config.js'
+import type { Authenticator, Principal } from './principal.js'
+import { ProviderKeys } from './provider-keys.js'
+import { type Scope, hashToken, isScope } from './tokens.js'
+
+const CACHE_ENTRIES = 10_000
+
+interface Verified {
+  principal: Principal
+  /** `exp` in milliseconds: the cached answer is never kept past it. */
+  expiresAt: number
+}
+
+/** Three dot-separated base64url parts: the compact form of a JWT (RFC 7519). */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
+
+export const looksLikeJwt = (token: string) => JWT_SHAPE.test(token)
+
+/** The known scopes a token grants, from `scope` (space-separated) or `scp` (an array or a string). */
+function scopesOf(payload: JWTPayload): Set<Scope> {
+  const granted = typeof payload.scope === 'string' ? payload.scope.split(' ') : [payload.scp].flat()
+  return new Set(granted.filter((scope): scope is Scope => typeof scope === 'string' && isScope(scope)))
+}
+
+/**
+ * JWT access tokens of an identity provider (RFC 9068), verified with jose against the
+ * provider's keys: signature by a key of its JWKS with an allowed algorithm, exact issuer, our
+ * audience, `exp`/`nbf` within the tolerance, and the `typ` asked for. A verified token is kept,
+ * by the hash of the token and never past its `exp`, so a repeated token costs a hash and a
+ * lookup, as an opaque one does.
+ */
+export class JwtAuthenticator implements Authenticator {
+  private readonly cache = new Map<string, Verified>()
+  private readonly keys: ProviderKeys
+  private readonly verifications: Counter<'result'>
+
+  constructor(
+    private readonly config: JwtConfig,
+    registry: Registry,
+    private readonly now: () => number = Date.now,
+    refetchAfterMs?: number,
+  ) {
+    this.verifications = new Counter({
+      name: 'jwt_verifications_total',
+      help: 'JWT access tokens verified (cached answers not counted), by result',
+      labelNames: ['result'],
+      registers: [registry],
+    })
+    const fetches = new Counter({
+      name: 'jwks_fetches_total',
+      help: 'Fetches of the identity provider\'s keys, by result',
+      labelNames: ['result'],
+      registers: [registry],
+    })
+    this.keys = new ProviderKeys(config.issuer, config.jwksUrl, (result) => fetches.inc({ result }), refetchAfterMs)
+  }
+
+  authenticate(token: string): Principal | null | Promise<Principal | null> {
+    const hash = hashToken(token)
+    const cached = this.cache.get(hash)
+    if (cached !== undefined) {
+      if (cached.expiresAt > this.now()) return cached.principal
+      this.cache.delete(hash)
+    }
+    return this.verify(token, hash)
+  }
+
+  private async verify(token: string, hash: string): Promise<Principal | null> {
+    let payload: JWTPayload
+    try {
+      ;({ payload } = await jwtVerify(token, this.keys.resolve, {
+        issuer: this.config.issuer,
+        audience: this.config.audience,
+        algorithms: this.config.algorithms,
+        clockTolerance: this.config.clockToleranceS,
+        currentDate: new Date(this.now()),
+        requiredClaims: ['exp'],
+        ...(this.config.typ === '' ? {} : { typ: this.config.typ }),
+      }))
+    } catch (error) {
+      if (!(error instanceof errors.JOSEError)) {
+        this.verifications.inc({ result: 'keys_unavailable' })
+        throw error
+      }
+      this.verifications.inc({ result: 'invalid' })
+      return null
+    }
+    const subject = typeof payload.sub === 'string' ? payload.sub : payload.client_id
+    if (typeof subject !== 'string' || subject === '') {
+      this.verifications.inc({ result: 'invalid' })
+      return null
+    }
+    this.verifications.inc({ result: 'valid' })
+    const principal: Principal = { subject, scopes: scopesOf(payload), tokenId: `jwt:${hash.slice(0, 16)}` }
+    if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value as string)
+    this.cache.set(hash, { principal, expiresAt: (payload.exp as number) * 1000 })
+    return principal
+  }
+}
+
+/** Opaque `pst_` tokens and, when an identity provider is configured, its JWTs, told apart by shape. */
+export class EitherTokenAuthenticator implements Authenticator {
+  constructor(
+    private readonly opaque: Authenticator,
+    private readonly jwt: Authenticator,
+  ) {}
+
+  authenticate(token: string): Principal | null | Promise<Principal | null> {
+    return looksLikeJwt(token) ? this.jwt.authenticate(token) : this.opaque.authenticate(token)
+  }
+}
