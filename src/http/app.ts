@@ -2,7 +2,6 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
-import { EitherTokenAuthenticator, JwtAuthenticator } from '../auth/jwt-tokens.js'
 import { OpaqueTokenAuthenticator } from '../auth/opaque-tokens.js'
 import type { Authenticator } from '../auth/principal.js'
 import type { Config } from '../config.js'
@@ -15,7 +14,6 @@ import type { PlantStore } from '../store/store.js'
 import { clientError, frameworkError, sendError } from './error-handler.js'
 import { errorBody } from './errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
-import { registerCors } from './cors.js'
 import { methodNotAllowed } from './method-not-allowed.js'
 import { requestId } from './request-id.js'
 import { registerGracefulClose } from './shutdown.js'
@@ -43,10 +41,15 @@ const trustHops =
   (_address: string, hop: number): boolean =>
     hop < hops
 
-/** Opaque tokens from the store, and an identity provider's JWTs beside them when JWT_ISSUER is set. */
-function authenticatorFor(store: PlantStore, config: AppConfig, metrics: Registry, now: () => number): Authenticator {
+/**
+ * Opaque tokens from the store, and an identity provider's JWTs beside them when JWT_ISSUER is
+ * set (jose is loaded only then, like the other optional parts: idle memory stays small).
+ */
+async function authenticatorFor(store: PlantStore, config: AppConfig, metrics: Registry, now: () => number): Promise<Authenticator> {
   const opaque = new OpaqueTokenAuthenticator(store, now)
-  return config.jwt === null ? opaque : new EitherTokenAuthenticator(opaque, new JwtAuthenticator(config.jwt, metrics, now))
+  if (config.jwt === null) return opaque
+  const { EitherTokenAuthenticator, JwtAuthenticator } = await import('../auth/jwt-tokens.js')
+  return new EitherTokenAuthenticator(opaque, new JwtAuthenticator(config.jwt, metrics, now))
 }
 
 const API_DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
@@ -112,13 +115,13 @@ export async function buildApp({ store, logger, config, now = Date.now }: AppOpt
       ],
     },
   })
-  if (config.corsOrigins !== null) await registerCors(app, config.corsOrigins)
+  if (config.corsOrigins !== null) await (await import('./cors.js')).registerCors(app, config.corsOrigins)
   // With CORS on, OPTIONS belongs to the preflight on every path.
   const allowedMethods = methodNotAllowed(app, config.corsOrigins === null ? [] : ['OPTIONS'])
   await app.register(opsRoutes, { store, metrics })
   await app.register(plantRoutes, {
     store,
-    authenticator: authenticatorFor(store, config, metrics, now),
+    authenticator: await authenticatorFor(store, config, metrics, now),
     rateLimit: config.rateLimit,
     redisUrl: config.redisUrl,
     idempotencyTtlMs: config.idempotencyTtlMs,
