@@ -6,7 +6,7 @@ import { GroupCommit } from '../shared/group-commit.js'
 import { pendingMigrations } from '../shared/migrations.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
 import { TOKEN_COLUMNS, type TokenRow, toPlant, toTokenRecord } from '../shared/rows.js'
-import { KeysInFlight, replay } from '../shared/idempotency.js'
+import { KeysInFlight, ownerKey, replay } from '../shared/idempotency.js'
 import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
   EMPTY_PAGE,
@@ -227,7 +227,7 @@ export class PostgresStore implements PlantStore {
       this.transaction(async (client): Promise<KeyedCreate> => {
         const lock = await client.query<{ locked: boolean }>(
           'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
-          [`${plant.owner.length}:${plant.owner}${key.key}`],
+          [ownerKey(plant.owner, key.key)],
         )
         if (lock.rows[0]?.locked !== true) return { outcome: 'in-flight' }
         const kept = await client.query<{ fingerprint: string; created: boolean }>(

@@ -12,6 +12,9 @@ export function replay(kept: KeptOutcome, key: IdempotencyKey): KeyedCreate {
   return { outcome: kept.created ? 'created' : 'exists', replayed: true }
 }
 
+/** One string per (owner, key): the owner is length-prefixed, so no two pairs share one. */
+export const ownerKey = (owner: string, key: string) => `${owner.length}:${owner}${key}`
+
 /**
  * The (owner, key) pairs whose keyed create this process is committing now: a second request
  * with a pair still in flight is told so at once, without touching the database.
@@ -20,7 +23,7 @@ export class KeysInFlight {
   private readonly pairs = new Set<string>()
 
   async run(owner: string, key: string, work: () => Promise<KeyedCreate>): Promise<KeyedCreate> {
-    const pair = `${owner.length}:${owner}${key}`
+    const pair = ownerKey(owner, key)
     if (this.pairs.has(pair)) return { outcome: 'in-flight' }
     this.pairs.add(pair)
     try {
