@@ -35,20 +35,35 @@ export function parseResponse(bytes: Buffer, method = 'GET'): RawResponse {
   return { status: Number(statusLine.split(' ')[1]), headers, body: body.toString('utf8') }
 }
 
+const RESETS = new Set(['ECONNRESET', 'EPIPE'])
+
+/** Whether the bytes hold a whole answer: its head and, when it declares a length, all of its body. */
+function isWholeResponse(bytes: Buffer, method: string): boolean {
+  const headEnd = bytes.indexOf('\r\n\r\n')
+  if (headEnd < 0) return false
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(bytes.subarray(0, headEnd).toString('latin1'))
+  return method === 'HEAD' || length === null || bytes.length - headEnd - 4 >= Number(length[1])
+}
+
 /**
  * Sends bytes as they are (no client library to tidy them up) and parses the one answer.
  * The request must make the server close the connection (Connection: close, or an error):
  * the socket is not half-closed, as Node drops a request whose client has already sent FIN.
+ * A server that answers before reading the whole body and then closes makes the kernel send
+ * a reset after the answer; the answer still arrived, so only a reset before it is an error.
  */
 export function rawRequest(url: string, bytes: string | Buffer, method = 'GET'): Promise<RawResponse> {
   const { hostname, port } = new URL(url)
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname)
     const chunks: Buffer[] = []
+    let failure: Error | null = null
     socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')))
     socket.on('data', (chunk) => chunks.push(chunk))
-    socket.on('error', reject)
-    socket.on('close', () => resolve(parseResponse(Buffer.concat(chunks), method)))
+    socket.on('error', (error: Error & { code?: string }) => {
+      if (!RESETS.has(error.code ?? '') || !isWholeResponse(Buffer.concat(chunks), method)) failure = error
+    })
+    socket.on('close', () => (failure ? reject(failure) : resolve(parseResponse(Buffer.concat(chunks), method))))
     socket.write(bytes)
   })
 }
