@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', '.prof/', '.ci/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', '.prof/', '.ci/', 'packages/*/dist/', 'packages/*/src/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

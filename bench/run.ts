@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { type TestDatabase, seedPlants } from '../support/databases.js'
 import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../support/service.js'
+import { Receiver } from '../support/receiver.js'
+import { type DeliveryLatency, deliveryLatency } from './deliveries.js'
 import { type LoadResult, residentMemory, runLoad } from './load.js'
 import { startBaseline } from './start-baseline.js'
 import { CONNECTIONS, CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
@@ -29,6 +31,68 @@ const SMALL_STORE = 1_000
 const IDLE_SETTLE_MS = 45_000
 
 const WORKERS_LABEL = '(WORKERS=2)'
+const WEBHOOK_LABEL = 'create (1 webhook)'
+/** The steady rate and duration at which webhook delivery must keep up. */
+const DELIVERY_RATE = 1_000
+const DELIVERY_SECONDS = quick ? 2 : 10
+/** Every event must arrive within this time of its plant's acknowledgement. */
+const DELIVERY_TARGET_MS = 2_000
+/** The bench's receivers listen on loopback. */
+const WEBHOOK_ENV = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }
+
+async function webhookCall(method: string, url: string, token: string, body?: string): Promise<string> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const answer = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+  const text = await answer.text()
+  if (!answer.ok) throw new Error(`${method} ${url} answered ${answer.status}: ${text}`)
+  return text
+}
+
+/** A subscription of the token's subject to `url`, which `renew` replaces by a new one (dropping what is pending). */
+async function subscription(serviceUrl: string, token: string, url: string) {
+  const make = async () => (JSON.parse(await webhookCall('POST', `${serviceUrl}/webhooks`, token, JSON.stringify({ url }))) as { id: string }).id
+  let id = await make()
+  const drop = () => webhookCall('DELETE', `${serviceUrl}/webhooks/${id}`, token)
+  return {
+    drop,
+    async renew() {
+      await drop()
+      id = await make()
+    },
+  }
+}
+
+/**
+ * `create` with one subscription whose receiver (a bare node:http process, like the baseline)
+ * answers at once; then delivery at a steady rate, timed to a receiver in this process.
+ */
+async function benchWebhooks(service: Service, target: Target, baseline: Target, manager: string): Promise<{ comparison: Comparison; delivery: DeliveryLatency }> {
+  const flood = await startBaseline()
+  let comparison: Comparison
+  try {
+    const subscribed = await subscription(service.url, manager, `${flood.url}/hook`)
+    // The events a round leaves pending are dropped before the baseline's round, which they would slow.
+    comparison = await compare(WEBHOOK_LABEL, target, baseline, CREATE, undefined, () => subscribed.renew())
+    await subscribed.drop()
+  } finally {
+    flood.process.kill('SIGTERM')
+  }
+  const timed = await Receiver.start()
+  let delivery: DeliveryLatency
+  try {
+    const subscribed = await subscription(service.url, manager, timed.url())
+    delivery = await deliveryLatency(service.url, target.token as string, timed, DELIVERY_RATE, DELIVERY_SECONDS, 5_000_000_000_000n)
+    await subscribed.drop()
+  } finally {
+    await timed.close()
+  }
+  console.error(
+    `delivery at ${DELIVERY_RATE} creates/s: ${delivery.events} events, acknowledgement → receipt p50 ${delivery.p50.toFixed(1)} ms, ` +
+      `p99 ${delivery.p99.toFixed(1)} ms, max ${delivery.max.toFixed(1)} ms, ${delivery.missing} missing`,
+  )
+  return { comparison, delivery }
+}
 
 interface Comparison {
   scenario: string
@@ -72,12 +136,20 @@ async function measure(target: Target, scenario: Scenario): Promise<LoadResult> 
  * Service and baseline in turns, with identical settings, so that drift hits both alike; with
  * `smallStore`, the service on a small store too, in the same turns.
  */
-async function compare(label: string, service: Target, baseline: Target, scenario: Scenario, smallStore?: Target): Promise<Comparison> {
+async function compare(
+  label: string,
+  service: Target,
+  baseline: Target,
+  scenario: Scenario,
+  smallStore?: Target,
+  afterServiceRound?: () => Promise<void>,
+): Promise<Comparison> {
   const serviceRuns: LoadResult[] = []
   const baselineRuns: LoadResult[] = []
   const smallStoreRuns: LoadResult[] = []
   for (let round = 0; round < ROUNDS; round++) {
     serviceRuns.push(await measure(service, scenario))
+    await afterServiceRound?.()
     if (smallStore) smallStoreRuns.push(await measure(smallStore, scenario))
     baselineRuns.push(await measure(baseline, scenario))
   }
@@ -141,6 +213,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<TestDatabase>
 interface StoreReport {
   kind: string
   comparisons: Comparison[]
+  delivery: DeliveryLatency
   listAll: { firstByteMs: number; totalMs: number; bytes: number; startRss: number; idleRss: number; peakAboveIdle: number }
 }
 
@@ -150,9 +223,13 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<StoreReport> {
   const baseline = await startBaseline()
   const services: Service[] = []
   try {
-    const service = await startService({ DATABASE_URL: db.url }, { keepLogs: false })
+    const service = await startService({ DATABASE_URL: db.url, ...WEBHOOK_ENV }, { keepLogs: false })
     services.push(service)
-    const [lister, writer] = await Promise.all([makeToken(db.url, 'bench-list'), makeToken(db.url, 'bench-write')])
+    const [lister, writer, manager] = await Promise.all([
+      makeToken(db.url, 'bench-list'),
+      makeToken(db.url, 'bench-write'),
+      makeToken(db.url, 'bench-write', '--scope', 'plants:read,plants:write,webhooks:manage'),
+    ])
     await seedPlants(db, { owner: 'bench-list', firstId: 1n, count: 1_000, name: (i) => `plant ${i}` })
     const pid = service.process.pid as number
     const baseTarget = { url: baseline.url, pid: baseline.process.pid as number }
@@ -161,6 +238,8 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<StoreReport> {
       await compare('create', { url: service.url, pid, token: writer }, baseTarget, CREATE),
       await compare('mixed', { url: service.url, pid, token: writer }, baseTarget, MIXED),
     ]
+    const webhooks = await benchWebhooks(service, { url: service.url, pid, token: writer }, baseTarget, manager)
+    comparisons.push(webhooks.comparison)
     await service.stop()
 
     // Not a default: WORKERS=2 for its measured gain (README, "WORKERS"); no target applies.
@@ -214,7 +293,7 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<StoreReport> {
       `list-all: ${LARGE} plants, first byte ${streamed.firstByteMs.toFixed(1)} ms, total ${(streamed.totalMs / 1000).toFixed(2)} s, ` +
         `RSS 1 s after start ${(startRss / 1e6).toFixed(1)} MB, idle ${(idleRss / 1e6).toFixed(1)} MB, peak +${(listAll.peakAboveIdle / 2 ** 20).toFixed(1)} MiB`,
     )
-    return { kind, comparisons, listAll }
+    return { kind, comparisons, listAll, delivery: webhooks.delivery }
   } finally {
     await Promise.all(services.map((service) => service.stop()))
     baseline.process.kill('SIGTERM')
@@ -249,6 +328,7 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
       list: { ratio: 0.5 },
       create: { ratio: 0.5 },
       mixed: { ratio: 0.45 },
+      [WEBHOOK_LABEL]: { ratio: 0.45 },
       'big list': { ratio: 0.85, large: true },
       'big create': { ratio: 0.85, large: true },
     }
@@ -284,6 +364,16 @@ function report(stores: StoreReport[]): { text: string; allMet: boolean } {
           `${check(ratioOk && latencyOk && failuresOk, `${comparison.scenario} (${missed})`)}${missed ? ` (${missed})` : ''} |`,
       )
     }
+    const delivery = store.delivery
+    const deliveryOk = delivery.missing === 0 && delivery.max <= DELIVERY_TARGET_MS
+    lines.push('')
+    lines.push('| webhook delivery | value | target | |')
+    lines.push('|---|---:|---|---|')
+    lines.push(`| events, at ${DELIVERY_RATE} creates/s for ${DELIVERY_SECONDS} s | ${delivery.events} (${delivery.missing} missing) | | |`)
+    lines.push(
+      `| acknowledgement → receipt, p50 / p99 / max | ${delivery.p50.toFixed(1)} / ${delivery.p99.toFixed(1)} / ${delivery.max.toFixed(1)} ms | ` +
+        `every event within ${DELIVERY_TARGET_MS} ms | ${check(deliveryOk, 'webhook delivery')} |`,
+    )
     const all = store.listAll
     lines.push('')
     lines.push('| list-all | value | target | |')

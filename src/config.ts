@@ -50,6 +50,24 @@ export interface Config {
   /** How long an Idempotency-Key's outcome is kept. */
   idempotencyTtlMs: number
   jwt: JwtConfig | null
+  /** Where clients reach the API, as the served document's `servers` says; null = the listen address. */
+  publicUrl: string | null
+  webhooks: WebhookConfig
+}
+
+export interface WebhookConfig {
+  /** An attempt that has no 2xx answer within this time has failed. */
+  timeoutMs: number
+  /** The wait before each retry; after the last, the event is given up. */
+  retryDelaysMs: number[]
+  /** CIDRs that targets may be in although they are private, loopback and so on. */
+  allowedNetworks: [ipaddr.IPv4 | ipaddr.IPv6, number][]
+  /** AES-256-GCM key that seals subscription secrets at rest; null = kept as they are. */
+  secretKey: Buffer | null
+  /** Delivered and given-up events are deleted after this time. */
+  retentionMs: number
+  /** Whether this process attempts deliveries (SQLite under WORKERS: one worker only). */
+  deliver: boolean
 }
 
 export class ConfigError extends Error {}
@@ -133,6 +151,18 @@ function httpUrl(name: string, raw: string): string {
   throw new ConfigError(`${name} must be an http or https URL, got '${raw}'`)
 }
 
+/**
+ * An origin (scheme://host[:port]) only: Location and Link headers are paths from the root, so
+ * the API cannot live under a path prefix.
+ */
+function publicUrl(raw: string): string {
+  const url = httpUrl('PUBLIC_URL', raw)
+  if (new URL(url).origin !== url) {
+    throw new ConfigError(`PUBLIC_URL must be an origin such as https://plants.example.com (no path, not even /); got '${raw}'`)
+  }
+  return url
+}
+
 function parseJwt(env: NodeJS.ProcessEnv): JwtConfig | null {
   if (!env.JWT_ISSUER) return null
   if (!env.JWT_AUDIENCE) throw new ConfigError('JWT_AUDIENCE is required when JWT_ISSUER is set: the audience your provider puts in tokens for this API')
@@ -148,6 +178,35 @@ function parseJwt(env: NodeJS.ProcessEnv): JwtConfig | null {
     algorithms,
     clockToleranceS: integerIn('JWT_CLOCK_TOLERANCE_S', env.JWT_CLOCK_TOLERANCE_S || '30', 0, 3600),
     typ: env.JWT_TYP ?? 'at+jwt',
+  }
+}
+
+/** `200ms`, or a duration of parseDuration (`5s`, `5m`, `2h`, `1d`). */
+function delayIn(name: string, raw: string): number {
+  const ms = /^([0-9]{1,9})ms$/.exec(raw)
+  const value = ms ? Number(ms[1]) : parseDuration(raw)
+  if (value === undefined) throw new ConfigError(`${name} takes durations such as 200ms, 5s, 5m, 2h separated by commas; got '${raw}'`)
+  return value
+}
+
+function parseWebhooks(env: NodeJS.ProcessEnv): WebhookConfig {
+  const networks = (env.WEBHOOK_ALLOWED_NETWORKS ?? '').split(',').map((cidr) => cidr.trim()).filter((cidr) => cidr !== '')
+  const bad = networks.find((cidr) => !ipaddr.isValidCIDR(cidr))
+  if (bad !== undefined) throw new ConfigError(`WEBHOOK_ALLOWED_NETWORKS takes CIDRs separated by commas, such as 127.0.0.0/8,::1/128; '${bad}' is not one`)
+  let secretKey: Buffer | null = null
+  if (env.WEBHOOK_SECRET_KEY) {
+    secretKey = Buffer.from(env.WEBHOOK_SECRET_KEY, 'base64')
+    if (secretKey.length !== 32) throw new ConfigError('WEBHOOK_SECRET_KEY must be 32 bytes in base64, such as the output of: openssl rand -base64 32')
+  }
+  const delays = (env.WEBHOOK_RETRY_DELAYS || '5s,5m,30m,2h,5h,10h,10h').split(',').map((delay) => delayIn('WEBHOOK_RETRY_DELAYS', delay.trim()))
+  return {
+    // At most 45 s: with the lease's margin, another instance retries an attempt cut off by a crash within 60 s.
+    timeoutMs: integerIn('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS || '10000', 100, 45_000),
+    retryDelaysMs: delays,
+    allowedNetworks: networks.map((cidr) => ipaddr.parseCIDR(cidr)),
+    secretKey,
+    retentionMs: durationIn('WEBHOOK_RETENTION', env.WEBHOOK_RETENTION || '7d'),
+    deliver: env.PLANTSTORE_WEBHOOK_DELIVERY !== 'off',
   }
 }
 
@@ -177,6 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     idempotencyTtlMs: durationIn('IDEMPOTENCY_TTL', env.IDEMPOTENCY_TTL || '24h'),
     jwt: parseJwt(env),
+    publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : null,
+    webhooks: parseWebhooks(env),
   }
 }
 

@@ -58,10 +58,16 @@ export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel)
   if (config.workers > 1 && cluster.isPrimary) {
     // Migrations and the first-start token, once, before any worker opens the database.
-    return superviseWorkers(config.workers, logger, async () => {
-      const store = await openStore(config.database)
-      await createFirstToken(store, showToken).finally(() => store.close())
-    })
+    return superviseWorkers(
+      config.workers,
+      logger,
+      async () => {
+        const store = await openStore(config.database)
+        await createFirstToken(store, showToken).finally(() => store.close())
+      },
+      // PostgreSQL's claims let every worker deliver; SQLite's are one process's.
+      { oneDeliverer: config.database.kind === 'sqlite' },
+    )
   }
   const store = await openStore(config.database, (error) =>
     logger.warn({ err: error }, 'a database connection was closed; the pool will open a new one'),

@@ -8,16 +8,28 @@ import { flushLogs } from './observability/logger.js'
  * whole service on the shared port), replaces a worker that dies, and on SIGTERM or SIGINT
  * stops them all gracefully and exits with 1 if any of them failed to.
  */
-export async function superviseWorkers(count: number, logger: Logger, prepare: () => Promise<void>): Promise<void> {
+export async function superviseWorkers(
+  count: number,
+  logger: Logger,
+  prepare: () => Promise<void>,
+  { oneDeliverer }: { oneDeliverer: boolean },
+): Promise<void> {
   await prepare()
   answerMetricsRequests()
   const everListened = new WeakSet<Worker>()
   let stopping = false
   let failed = false
+  // On SQLite one worker delivers webhooks (and its replacement after it), the others none.
+  let deliverer: Worker | null = null
 
-  const start = () => cluster.fork().once('listening', function (this: Worker) {
-    everListened.add(this)
-  })
+  const start = () => {
+    const delivers = !oneDeliverer || deliverer === null
+    const worker = cluster.fork(delivers ? {} : { PLANTSTORE_WEBHOOK_DELIVERY: 'off' })
+    if (oneDeliverer && delivers) deliverer = worker
+    return worker.once('listening', function (this: Worker) {
+      everListened.add(this)
+    })
+  }
   const running = () => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined)
   const finish = () => {
     logger.info('closed')
@@ -34,6 +46,7 @@ export async function superviseWorkers(count: number, logger: Logger, prepare: (
   }
 
   cluster.on('exit', (worker, code, signal) => {
+    if (worker === deliverer) deliverer = null
     if (stopping) {
       if (code !== 0) failed = true
       if (running().length === 0) finish()

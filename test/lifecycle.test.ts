@@ -193,6 +193,12 @@ describe('configuration', () => {
     ['CORS_ORIGINS', { CORS_ORIGINS: 'app.example.com' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'https://app.example.com/path' }],
     ['IDEMPOTENCY_TTL', { IDEMPOTENCY_TTL: '3w' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://plants.example.com/api' }],
+    ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '60000' }],
+    ['WEBHOOK_RETRY_DELAYS', { WEBHOOK_RETRY_DELAYS: '5s,soon' }],
+    ['WEBHOOK_ALLOWED_NETWORKS', { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1' }],
+    ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: 'c2hvcnQ=' }],
+    ['WEBHOOK_RETENTION', { WEBHOOK_RETENTION: 'forever' }],
   ]
   for (const [variable, env] of badSettings) {
     test(`${variable}=${Object.values(env)[0]} stops serve with a non-zero exit and one line naming ${variable}`, async () => {

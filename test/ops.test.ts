@@ -81,9 +81,23 @@ for (const kind of STORE_KINDS) {
       assert.equal(document.components.securitySchemes.bearerAuth?.scheme, 'bearer')
       assert.deepEqual(Object.keys(document.paths['/plants'] ?? {}).sort(), ['get', 'post'])
       assert.deepEqual(Object.keys(document.paths['/plants/{id}'] ?? {}).sort(), ['delete', 'get'])
-      for (const operation of [...Object.values(document.paths['/plants'] ?? {}), ...Object.values(document.paths['/plants/{id}'] ?? {})]) {
-        assert.deepEqual(operation.security, [{ bearerAuth: [] }])
-      }
+      const scopes = Object.fromEntries(
+        Object.entries(document.paths).flatMap(([path, operations]) =>
+          Object.entries(operations).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.security]),
+        ),
+      )
+      assert.deepEqual(scopes, {
+        'POST /plants': [{ bearerAuth: ['plants:write'] }],
+        'GET /plants': [{ bearerAuth: ['plants:read'] }],
+        'GET /plants/{id}': [{ bearerAuth: ['plants:read'] }],
+        'DELETE /plants/{id}': [{ bearerAuth: ['plants:write'] }],
+        'GET /healthz': [],
+        'GET /readyz': [],
+        'GET /metrics': [],
+        'POST /webhooks': [{ bearerAuth: ['webhooks:manage'] }],
+        'GET /webhooks': [{ bearerAuth: ['webhooks:manage'] }],
+        'DELETE /webhooks/{id}': [{ bearerAuth: ['webhooks:manage'] }],
+      })
     })
 
     test('GET /docs serves an interactive page for the document', async () => {

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../http/errors.js'
 import type { Authenticator, Principal } from './principal.js'
 import type { RequestLimiter } from './rate-limit.js'
@@ -77,4 +77,18 @@ function accessError(request: FastifyRequest, token: string | null, principal: P
     })
   }
   return undefined
+}
+
+/**
+ * Puts every route registered in `scope` after this call behind a bearer token: the rate
+ * limit (loaded only when RATE_LIMIT is set: the limiter and its Redis client cost ~20 MB of
+ * memory), then 401 without a usable token, 403 without the route's scope.
+ */
+export async function guardWithToken(
+  scope: FastifyInstance,
+  { authenticator, rateLimit, redisUrl }: { authenticator: Authenticator; rateLimit: number; redisUrl: string | null },
+): Promise<void> {
+  scope.decorateRequest('principal', null)
+  const limit = rateLimit > 0 ? await (await import('./rate-limit.js')).createRequestLimiter(scope, rateLimit, redisUrl) : null
+  scope.addHook('onRequest', requireToken(authenticator, limit))
 }

@@ -1,6 +1,6 @@
 import { hash, randomBytes } from 'node:crypto'
 
-export const SCOPES = ['plants:read', 'plants:write', 'plants:admin'] as const
+export const SCOPES = ['plants:read', 'plants:write', 'plants:admin', 'webhooks:manage'] as const
 export type Scope = (typeof SCOPES)[number]
 export const DEFAULT_SCOPES: readonly Scope[] = ['plants:read', 'plants:write']
 

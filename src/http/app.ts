@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
+import { guardWithToken } from '../auth/guard.js'
 import { OpaqueTokenAuthenticator } from '../auth/opaque-tokens.js'
 import type { Authenticator } from '../auth/principal.js'
 import type { Config } from '../config.js'
@@ -9,8 +10,12 @@ import { registerMetrics } from '../observability/metrics.js'
 import { RequestLogController } from '../observability/request-log.js'
 import { opsRoutes } from '../routes/ops.js'
 import { plantRoutes } from '../routes/plants.js'
-import { PATTERN_MEANINGS } from '../routes/schemas.js'
+import { webhookRoutes } from '../routes/webhooks.js'
+import { NAMED_SCHEMAS, PATTERN_MEANINGS } from '../routes/schemas.js'
 import type { PlantStore } from '../store/store.js'
+import { registerBacklogMetrics } from '../webhooks/delivery-worker.js'
+import { startDeliveries } from '../webhooks/start.js'
+import { documentOptions } from './document.js'
 import { clientError, frameworkError, sendError } from './error-handler.js'
 import { errorBody } from './errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
@@ -21,7 +26,16 @@ import { createValidatorCompiler } from './validation.js'
 
 type AppConfig = Pick<
   Config,
-  'rateLimit' | 'redisUrl' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'trustProxy' | 'corsOrigins' | 'idempotencyTtlMs' | 'jwt'
+  | 'rateLimit'
+  | 'redisUrl'
+  | 'requestTimeoutMs'
+  | 'keepAliveTimeoutMs'
+  | 'trustProxy'
+  | 'corsOrigins'
+  | 'idempotencyTtlMs'
+  | 'jwt'
+  | 'publicUrl'
+  | 'webhooks'
 >
 
 interface AppOptions {
@@ -52,10 +66,6 @@ async function authenticatorFor(store: PlantStore, config: AppConfig, metrics: R
   return new EitherTokenAuthenticator(opaque, new JwtAuthenticator(config.jwt, metrics, now))
 }
 
-const API_DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
-A caller sees only its own plants; a token with the scope plants:admin sees every plant.
-Every error, on every path, is an Error object whose \`error\` is the HTTP status.`
-
 export async function buildApp({ store, logger, config, now = Date.now }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -78,7 +88,7 @@ export async function buildApp({ store, logger, config, now = Date.now }: AppOpt
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   })
-  app.setValidatorCompiler(createValidatorCompiler(PATTERN_MEANINGS))
+  app.setValidatorCompiler(createValidatorCompiler(PATTERN_MEANINGS, NAMED_SCHEMAS))
   app.setErrorHandler(sendError)
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody(404, `no route for ${request.method} ${request.url.split('?')[0]}`))
@@ -94,38 +104,20 @@ export async function buildApp({ store, logger, config, now = Date.now }: AppOpt
   const metrics = registerMetrics(app)
   store.registerMetrics?.(metrics)
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Plant Store', version: '1.0.0', description: API_DESCRIPTION },
-      components: {
-        securitySchemes: {
-          bearerAuth: {
-            type: 'http',
-            scheme: 'bearer',
-            bearerFormat: 'pst_ token or JWT',
-            description:
-              'Either an opaque `pst_…` token made with `plantstore token create`, or, when the service is configured with JWT_ISSUER, a JWT access token (RFC 9068) of that identity provider for this API\'s audience. Scopes: plants:read, plants:write, plants:admin.',
-          },
-        },
-      },
-      tags: [
-        { name: 'plants', description: 'The plants of the caller' },
-        { name: 'operations', description: 'Health, readiness and metrics; no token needed' },
-      ],
-    },
-  })
+  for (const schema of NAMED_SCHEMAS) app.addSchema(schema)
+  await app.register(swagger, documentOptions(app, config.publicUrl))
   if (config.corsOrigins !== null) await (await import('./cors.js')).registerCors(app, config.corsOrigins)
   // With CORS on, OPTIONS belongs to the preflight on every path.
   const allowedMethods = methodNotAllowed(app, config.corsOrigins === null ? [] : ['OPTIONS'])
   await app.register(opsRoutes, { store, metrics })
-  await app.register(plantRoutes, {
-    store,
-    authenticator: await authenticatorFor(store, config, metrics, now),
-    rateLimit: config.rateLimit,
-    redisUrl: config.redisUrl,
-    idempotencyTtlMs: config.idempotencyTtlMs,
+  const authenticator = await authenticatorFor(store, config, metrics, now)
+  await app.register(async (guarded) => {
+    await guardWithToken(guarded, { authenticator, rateLimit: config.rateLimit, redisUrl: config.redisUrl })
+    await guarded.register(plantRoutes, { store, idempotencyTtlMs: config.idempotencyTtlMs })
+    await guarded.register(webhookRoutes, { store, config: config.webhooks })
   })
+  if (config.webhooks.deliver) startDeliveries(app, store, config.webhooks, metrics)
+  registerBacklogMetrics(store, metrics)
   allowedMethods.finish()
   await app.register(swaggerUi, { routePrefix: '/docs' })
   return app

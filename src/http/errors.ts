@@ -1,3 +1,5 @@
+import { MESSAGE_MAX_LENGTH } from '../routes/schemas.js'
+
 /** An error whose status and message are safe to show to the client. */
 export class HttpError extends Error {
   constructor(
@@ -19,4 +21,10 @@ interface ErrorBody {
   message: string
 }
 
-export const errorBody = (statusCode: number, message: string): ErrorBody => ({ error: statusCode, message })
+/** Cuts a message (which may quote a long URL back) to the length the document promises. */
+function bounded(message: string): string {
+  if (message.length <= MESSAGE_MAX_LENGTH) return message
+  return `${[...message].slice(0, MESSAGE_MAX_LENGTH - 1).join('')}…`
+}
+
+export const errorBody = (statusCode: number, message: string): ErrorBody => ({ error: statusCode, message: bounded(message) })

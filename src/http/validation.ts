@@ -41,9 +41,10 @@ function forValidation(schema: unknown, fromText: boolean): unknown {
   const format = INTEGER_FORMATS[node.format as string]
   if (node.type === 'integer' && format) {
     const { type: _type, format: _format, minimum, maximum, ...annotations } = node
+    // A double bound cannot say 2^63 − 1 (it rounds to 2^63): the format's own range always holds.
     const bounds = {
-      min: typeof minimum === 'number' ? BigInt(minimum) : format.min,
-      max: typeof maximum === 'number' ? BigInt(maximum) : format.max,
+      min: typeof minimum === 'number' && BigInt(minimum) > format.min ? BigInt(minimum) : format.min,
+      max: typeof maximum === 'number' && BigInt(maximum) < format.max ? BigInt(maximum) : format.max,
       bigint: node.format === 'int64',
       fromText,
     }
@@ -56,9 +57,15 @@ function forValidation(schema: unknown, fromText: boolean): unknown {
  * One Ajv for every part of the request, with no type coercion: `{"name": 7}` is a 400, not "7".
  * `patternMeanings` words the failure of a `pattern`, which Ajv would state as the expression.
  */
-export function createValidatorCompiler(patternMeanings: Readonly<Record<string, string>> = {}): FastifySchemaCompiler<AnySchema> {
-  const ajv = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: true })
+export function createValidatorCompiler(
+  patternMeanings: Readonly<Record<string, string>> = {},
+  namedSchemas: readonly object[] = [],
+): FastifySchemaCompiler<AnySchema> {
+  // `uri` is documentation here: a subscription URL is checked by its route, with words for each failure.
+  const ajv = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: true, formats: { uri: true } })
   ajv.addKeyword({ keyword: 'integerLiteral', modifying: true, errors: true, validate: integerLiteral })
+  // Routes refer to these by $id; they are bodies (JSON), never URL text.
+  for (const schema of namedSchemas) ajv.addSchema(forValidation(schema, false) as AnySchema)
   const explain = (error: ErrorObject): ErrorObject => {
     const meaning = error.keyword === 'pattern' ? patternMeanings[error.params.pattern as string] : undefined
     return meaning === undefined ? error : { ...error, message: meaning }

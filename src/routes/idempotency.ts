@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { pruneEveryMinute } from './pruning.js'
 import { HttpError, badRequest } from '../http/errors.js'
 import type { NewPlant, PlantStore } from '../store/store.js'
 
@@ -32,25 +33,7 @@ export const keyInFlight = () =>
 export const keyMismatch = () =>
   new HttpError(422, 'this Idempotency-Key was already used for a different request; use a new key for a new request')
 
-/** Kept outcomes pruned per statement, and how often the pruning runs. */
-const PRUNE_BATCH = 1_000
-const PRUNE_EVERY_MS = 60_000
-
 /** Deletes outcomes older than `ttlMs` every minute, in batches, while the app runs. */
 export function pruneExpiredKeys(app: FastifyInstance, store: PlantStore, ttlMs: number): void {
-  let running = false
-  const prune = async () => {
-    if (running) return
-    running = true
-    try {
-      const before = new Date(Date.now() - ttlMs)
-      while ((await store.pruneIdempotencyKeys(before, PRUNE_BATCH)) === PRUNE_BATCH);
-    } catch (error) {
-      app.log.warn({ err: error }, 'pruning expired idempotency keys failed; trying again later')
-    } finally {
-      running = false
-    }
-  }
-  const timer = setInterval(() => void prune(), PRUNE_EVERY_MS).unref()
-  app.addHook('onClose', async () => clearInterval(timer))
+  pruneEveryMinute(app, 'expired idempotency keys', ttlMs, (before, limit) => store.pruneIdempotencyKeys(before, limit))
 }

@@ -1,8 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
+import { documentText } from '../http/document.js'
 import { metricsExposition } from '../observability/cluster-metrics.js'
-import { errorResponses } from './schemas.js'
+import { HEADERS, errorResponses, response } from './responses.js'
+import { StatusSchema } from './schemas.js'
 import type { PlantStore } from '../store/store.js'
 
 interface OpsRoutesOptions {
@@ -10,8 +12,9 @@ interface OpsRoutesOptions {
   metrics: Registry
 }
 
-const StatusSchema = Type.Object({ status: Type.String() })
 const tags = ['operations']
+/** No token: an orchestrator's probes and a metrics scraper call these. */
+const security: [] = []
 
 /** Routes that need no token: liveness, readiness, metrics and the API document. */
 export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRoutesOptions): Promise<void> {
@@ -20,9 +23,12 @@ export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRou
     '/healthz',
     {
       schema: {
+        operationId: 'checkLiveness',
         summary: 'The process is up',
+        description: 'Answers ok while the process serves, whatever the database does: for a liveness probe.',
         tags,
-        response: { 200: { ...StatusSchema, description: 'Always ok while the process serves' } },
+        security,
+        response: { 200: response('Always ok while the process serves', { body: StatusSchema }), ...errorResponses([]) },
       },
     },
     async () => ({ status: 'ok' }),
@@ -32,9 +38,12 @@ export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRou
     '/readyz',
     {
       schema: {
+        operationId: 'checkReadiness',
         summary: 'The database answers',
+        description: 'Ready once the database answers a query: for a readiness probe or a load balancer health check.',
         tags,
-        response: { 200: { ...StatusSchema, description: 'Ready to serve' }, ...errorResponses(503) },
+        security,
+        response: { 200: response('Ready to serve', { body: StatusSchema }), ...errorResponses([503]) },
       },
     },
     async () => {
@@ -47,10 +56,19 @@ export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRou
     '/metrics',
     {
       schema: {
+        operationId: 'getMetrics',
         summary: 'Prometheus metrics',
+        description: 'Request counts and durations, store and process metrics, in the Prometheus text format (summed over WORKERS).',
         tags,
-        produces: ['text/plain'],
-        response: { 200: { description: 'Prometheus text exposition format', type: 'string' } },
+        security,
+        response: {
+          200: {
+            description: 'Prometheus text exposition format',
+            headers: { ...HEADERS.requestId, ...HEADERS.cors },
+            content: { 'text/plain': { schema: Type.String({ maxLength: 10_000_000, examples: ['http_requests_total{method="GET",route="/plants",status_code="200"} 12\n'] }) } },
+          },
+          ...errorResponses([]),
+        },
       },
     },
     async (_request, reply) => {
@@ -59,5 +77,7 @@ export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRou
     },
   )
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(documentText(app.swagger())),
+  )
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { requireToken } from '../auth/guard.js'
-import { type Authenticator, type Principal, visibleOwner } from '../auth/principal.js'
+import { type Principal, visibleOwner } from '../auth/principal.js'
 import { duplicatePlant, plantNotFound } from '../http/errors.js'
 import type { NewPlant, PlantStore } from '../store/store.js'
 import { fingerprint, idempotencyKey, keyInFlight, keyMismatch, pruneExpiredKeys } from './idempotency.js'
 import { listPlants } from './plant-list.js'
+import { HEADERS, errorResponses, response } from './responses.js'
 import {
   IdempotencyHeaders,
   ListQuery,
@@ -14,25 +14,20 @@ import {
   PlantIdParams,
   type PlantIdParamsType,
   PlantSchema,
-  errorResponses,
+  ref,
 } from './schemas.js'
-import { Type } from '@sinclair/typebox'
 
 interface PlantRoutesOptions {
   store: PlantStore
-  authenticator: Authenticator
-  /** Requests per minute per token or client address; 0 = no limit. */
-  rateLimit: number
-  /** Shares the rate-limit counters between instances; null = counted per instance. */
-  redisUrl: string | null
   /** How long the outcome of a create with an Idempotency-Key is kept. */
   idempotencyTtlMs: number
 }
 
-const security = [{ bearerAuth: [] }]
 const tags = ['plants']
+/** The document's security requirement for a route whose config says it needs `scope`. */
+const bearerWith = (scope: string) => [{ bearerAuth: [scope] }]
 
-/** Set by the onRequest hook of this scope before any handler runs. */
+/** Set by the guard's onRequest hook before any handler runs. */
 const principalOf = (request: FastifyRequest): Principal => request.principal as Principal
 
 function nextPageLink(query: ListQueryType, after: bigint): string {
@@ -40,14 +35,8 @@ function nextPageLink(query: ListQueryType, after: bigint): string {
   return `</plants?limit=${query.limit}&after=${after}${tag}>; rel="next"`
 }
 
-export async function plantRoutes(
-  app: FastifyInstance,
-  { store, authenticator, rateLimit, redisUrl, idempotencyTtlMs }: PlantRoutesOptions,
-): Promise<void> {
-  app.decorateRequest('principal', null)
-  // Loaded only when RATE_LIMIT is set: the limiter and its Redis client cost ~20 MB of memory.
-  const limit = rateLimit > 0 ? await (await import('../auth/rate-limit.js')).createRequestLimiter(app, rateLimit, redisUrl) : null
-  app.addHook('onRequest', requireToken(authenticator, limit))
+/** The plant routes; registered inside a scope guarded by `guardWithToken`. */
+export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlMs }: PlantRoutesOptions): Promise<void> {
   pruneExpiredKeys(app, store, idempotencyTtlMs)
 
   /** The create of one plant; with a key, the kept outcome of an earlier request may answer instead. */
@@ -72,19 +61,16 @@ export async function plantRoutes(
           'Adds a plant owned by the caller. Every failure caused by the request (bad JSON, wrong content type, body over 16 KiB, invalid field, an id that already exists) is a 400. ' +
           'With an Idempotency-Key, a retry of the same request within the key\'s lifetime gets the first answer again (200 or 400 already exists), with Idempotent-Replayed: true, and has no new effect.',
         tags,
-        security,
+        security: bearerWith('plants:write'),
         headers: IdempotencyHeaders,
-        body: NewPlantSchema,
+        body: ref(NewPlantSchema),
         response: {
-          200: {
-            ...PlantSchema,
-            description: 'The plant was created and committed; Location names it',
-            headers: {
-              Location: Type.String({ description: 'The path of the new plant: /plants/{id}' }),
-              'Idempotent-Replayed': Type.Literal('true', { description: 'Sent when this is the kept answer of an earlier request with the same Idempotency-Key' }),
-            },
-          },
-          ...errorResponses(400, 401, 403, 409, 422, 429, 500, 503),
+          200: response('The plant was created and committed; Location names it', {
+            body: PlantSchema,
+            headers: { ...HEADERS.location, ...HEADERS.replayed },
+            limited: true,
+          }),
+          ...errorResponses([400, 401, 403, 409, 422, 429, 503], { limited: true }),
         },
       },
     },
@@ -108,17 +94,15 @@ export async function plantRoutes(
         description:
           'Plants in ascending id order: the caller\'s own, or every plant for a token with plants:admin. When a page holds exactly `limit` (> 0) plants, a `Link: <…>; rel="next"` header gives the next page.',
         tags,
-        security,
+        security: bearerWith('plants:read'),
         querystring: ListQuery,
         response: {
-          200: {
-            ...Type.Array(PlantSchema),
-            description: 'The plants, streamed when there are many',
-            headers: {
-              Link: Type.String({ description: 'RFC 8288 link to the next page, rel="next"; sent when the page is full' }),
-            },
-          },
-          ...errorResponses(400, 401, 403, 429, 500, 503),
+          200: response('The plants in ascending id order, streamed when there are many', {
+            body: { type: 'array', items: ref(PlantSchema), maxItems: 2147483647, examples: [[{ name: 'Monstera', tag: 'indoor' }, { name: 'Fern' }]] },
+            headers: HEADERS.nextPage,
+            limited: true,
+          }),
+          ...errorResponses([400, 401, 403, 429, 503], { limited: true }),
         },
       },
     },
@@ -142,12 +126,13 @@ export async function plantRoutes(
       schema: {
         operationId: 'getPlant',
         summary: 'Get one plant',
+        description: 'A plant of another owner is answered exactly as a missing one: 404.',
         tags,
-        security,
+        security: bearerWith('plants:read'),
         params: PlantIdParams,
         response: {
-          200: { ...PlantSchema, description: 'The plant' },
-          ...errorResponses(400, 401, 403, 404, 429, 500, 503),
+          200: response('The plant', { body: PlantSchema, limited: true }),
+          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
         },
       },
     },
@@ -167,11 +152,11 @@ export async function plantRoutes(
         summary: 'Delete a plant',
         description: 'A plant of another owner is answered exactly as a missing one: 404.',
         tags,
-        security,
+        security: bearerWith('plants:write'),
         params: PlantIdParams,
         response: {
-          204: Type.Null({ description: 'The plant was deleted; no body' }),
-          ...errorResponses(400, 401, 403, 404, 429, 500, 503),
+          204: response('The plant was deleted; no body', { limited: true }),
+          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
         },
       },
     },

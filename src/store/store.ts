@@ -52,6 +52,53 @@ export type KeyedCreate =
   | { outcome: 'mismatch' }
   | { outcome: 'in-flight' }
 
+/** A webhook subscription as it is kept; `secret` as stored (sealed when WEBHOOK_SECRET_KEY is set). */
+export interface Subscription {
+  id: string
+  subject: string
+  /** Made with plants:admin: every new plant, whoever owns it. */
+  allPlants: boolean
+  url: string
+  secret: string
+  createdAt: Date
+  /** Set when the receiver answered 410 Gone. */
+  disabledAt: Date | null
+  disabledReason: string | null
+}
+
+/** An event claimed for one attempt: the claim holds until the lease ends or the outcome is recorded. */
+export interface ClaimedDelivery {
+  id: bigint
+  /** The attempt's number (1 = first); the outcome is recorded only while it is still the latest. */
+  attempt: number
+  /** webhook-id: the same on every attempt of this event. */
+  messageId: string
+  /** The NewPlant JSON, exactly. */
+  body: string
+  subscriptionId: string
+  url: string
+  secret: string
+}
+
+/** What an attempt came to. `result` is a short text for the operator (status or error). */
+export type DeliveryOutcome =
+  | { kind: 'delivered'; result: string }
+  | { kind: 'retry'; afterMs: number; result: string }
+  | { kind: 'given-up'; result: string }
+  /** 410 Gone: the subscription is disabled and its pending events dropped. */
+  | { kind: 'disable'; result: string }
+
+export interface FinishedDelivery {
+  claim: ClaimedDelivery
+  outcome: DeliveryOutcome
+}
+
+export interface WebhookBacklog {
+  pending: number
+  /** When the oldest pending event was written; null when none is pending. */
+  oldestCreatedAt: Date | null
+}
+
 export const EMPTY_PAGE: PlantPage = { json: '', count: 0, lastId: null }
 
 export interface TokenRecord {
@@ -104,6 +151,26 @@ export interface PlantStore {
   listTokens(): Promise<TokenRecord[]>
   /** false when there is no such token or it was already revoked. */
   revokeToken(id: number): Promise<boolean>
+
+  /**
+   * Webhooks. Every create that answers `true` also writes, in its transaction, one pending
+   * event per subscription that is active then and covers the plant's owner.
+   */
+  createSubscription(subscription: Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>): Promise<void>
+  /** The subject's subscriptions (null: everyone's), oldest first. */
+  listSubscriptions(subject: string | null): Promise<Subscription[]>
+  countSubscriptions(subject: string): Promise<number>
+  /** Deletes the subscription and its pending events; false when `subject` (null: any) has none with this id. */
+  deleteSubscription(id: string, subject: string | null): Promise<boolean>
+  /** Whether any event is due now: a cheap read before a claim. */
+  hasDueDeliveries(): Promise<boolean>
+  /** Claims up to `limit` due events for one attempt each; an unrecorded claim is due again after `leaseMs`. */
+  claimDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>
+  /** Records attempts' outcomes in one transaction, each unless its claim has been taken over since. */
+  finishDeliveries(finished: readonly FinishedDelivery[]): Promise<void>
+  webhookBacklog(): Promise<WebhookBacklog>
+  /** Deletes at most `limit` delivered or given-up events finished before `before`; answers how many went. */
+  pruneDeliveries(before: Date, limit: number): Promise<number>
 
   /** Resolves when the database answers. */
   ping(): Promise<void>

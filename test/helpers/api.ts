@@ -8,7 +8,14 @@ interface OpenApiOperation {
 }
 interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>
+  components?: { schemas?: Record<string, object> }
 }
+
+const COMPONENTS = 'https://plantstore.test/components'
+
+/** A schema of the document whose references Ajv resolves among the components. */
+const resolvable = (schema: object): object =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS}#/$defs/`)) as object
 
 export interface Response<T = Json> {
   status: number
@@ -54,6 +61,8 @@ export class Api {
     private readonly send: Send,
     private readonly document: OpenApiDocument,
   ) {
+    // The named schemas, where the document's `#/components/schemas/…` references lead.
+    this.ajv.addSchema({ $id: COMPONENTS, $defs: document.components?.schemas ?? {} })
     const errorSchema = document.paths['/plants']?.post?.responses['400']?.content?.['application/json']?.schema
     assert.ok(errorSchema, 'the document declares the Error body of POST /plants 400')
     this.errorSchema = errorSchema
@@ -82,7 +91,7 @@ export class Api {
   private validate(schema: object, body: Json, where: string): void {
     let validator = this.validators.get(schema)
     if (!validator) {
-      validator = this.ajv.compile(schema)
+      validator = this.ajv.compile(resolvable(schema))
       this.validators.set(schema, validator)
     }
     assert.ok(validator(body), `${where}: body does not match the OpenAPI schema: ${this.ajv.errorsText(validator.errors)}`)

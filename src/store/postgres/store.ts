@@ -5,11 +5,23 @@ import { gaugeReading } from '../../observability/collected-metrics.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { pendingMigrations } from '../shared/migrations.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
-import { TOKEN_COLUMNS, type TokenRow, toPlant, toTokenRecord } from '../shared/rows.js'
+import {
+  SUBSCRIPTION_COLUMNS,
+  type SubscriptionRow,
+  TOKEN_COLUMNS,
+  type TokenRow,
+  eventBody,
+  toPlant,
+  toSubscription,
+  toTokenRecord,
+} from '../shared/rows.js'
 import { KeysInFlight, ownerKey, replay } from '../shared/idempotency.js'
 import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
+  type ClaimedDelivery,
+  type DeliveryOutcome,
   EMPTY_PAGE,
+  type FinishedDelivery,
   type IdempotencyKey,
   type KeyedCreate,
   type NewPlant,
@@ -19,7 +31,9 @@ import {
   type PlantQuery,
   type PlantStore,
   StoreUnavailableError,
+  type Subscription,
   type TokenRecord,
+  type WebhookBacklog,
 } from '../store.js'
 
 /** Keys of the advisory locks that serialise start-up work across instances. */
@@ -78,6 +92,10 @@ interface PlantTarget {
 }
 
 const idKey = (write: { id: bigint }) => String(write.id)
+
+/** The events of created plants (`c`): one per subscription active now that covers the owner. */
+const INSERT_EVENTS = 'INSERT INTO webhook_deliveries (subscription_id, plant_id, body)'
+const ACTIVE_SUBSCRIPTIONS = 'JOIN webhook_subscriptions s ON s.disabled_at IS NULL AND (s.all_plants OR s.subject = c.owner)'
 
 /** For each write, in order, whether the statement changed its id. */
 function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[] {
@@ -175,22 +193,33 @@ export class PostgresStore implements PlantStore {
 
   // The creates, and the deletes, of one turn of the event loop go to the server as one
   // statement each: one round trip, one plan and one commit for all of them. Two writes to one
-  // id never share a statement: the second must see the first's outcome.
+  // id never share a statement: the second must see the first's outcome. A create writes its
+  // plant's events in the same statement, so in the same transaction.
   private readonly creates = new GroupCommit<NewPlant, boolean>(async (plants) => {
     if (plants.length === 1) {
       const [plant] = plants as [NewPlant]
-      const result = await this.query(
+      const result = await this.query<{ id: string }>(
         'create_plant',
-        'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
-        [String(plant.id), plant.owner, plant.name, plant.tag],
+        `WITH created AS (INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id, owner), ` +
+          `events AS (${INSERT_EVENTS} SELECT s.id, c.id, $5 FROM created c ${ACTIVE_SUBSCRIPTIONS}) ` +
+          'SELECT id FROM created',
+        [String(plant.id), plant.owner, plant.name, plant.tag, eventBody(plant)],
       )
       return [result.rowCount === 1]
     }
     const result = await this.query<{ id: string }>(
       'create_plants',
-      'INSERT INTO plants (id, owner, name, tag) SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[]) ' +
-        'ON CONFLICT (id) DO NOTHING RETURNING id',
-      [plants.map((plant) => String(plant.id)), plants.map((plant) => plant.owner), plants.map((plant) => plant.name), plants.map((plant) => plant.tag)],
+      'WITH input AS (SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[]) AS i (id, owner, name, tag, body)), ' +
+        'created AS (INSERT INTO plants (id, owner, name, tag) SELECT id, owner, name, tag FROM input ON CONFLICT (id) DO NOTHING RETURNING id, owner), ' +
+        `events AS (${INSERT_EVENTS} SELECT s.id, c.id, i.body FROM created c JOIN input i ON i.id = c.id ${ACTIVE_SUBSCRIPTIONS}) ` +
+        'SELECT id FROM created',
+      [
+        plants.map((plant) => String(plant.id)),
+        plants.map((plant) => plant.owner),
+        plants.map((plant) => plant.name),
+        plants.map((plant) => plant.tag),
+        plants.map(eventBody),
+      ],
     )
     return changedIds(plants, result.rows)
   }, idKey)
@@ -241,6 +270,13 @@ export class PostgresStore implements PlantStore {
           [String(plant.id), plant.owner, plant.name, plant.tag],
         )
         const created = inserted.rowCount === 1
+        if (created) {
+          await client.query(`${INSERT_EVENTS} SELECT s.id, $1, $2 FROM (SELECT $3::text AS owner) c ${ACTIVE_SUBSCRIPTIONS}`, [
+            String(plant.id),
+            eventBody(plant),
+            plant.owner,
+          ])
+        }
         await client.query(
           'INSERT INTO idempotency_keys (subject, key, fingerprint, created) VALUES ($1, $2, $3, $4) ' +
             'ON CONFLICT (subject, key) DO UPDATE SET fingerprint = excluded.fingerprint, created = excluded.created, created_at = now()',
@@ -357,6 +393,129 @@ export class PostgresStore implements PlantStore {
       [id],
     )
     return result.rowCount === 1
+  }
+
+  async createSubscription(subscription: Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>): Promise<void> {
+    const { id, subject, allPlants, url, secret } = subscription
+    await this.query(
+      'create_subscription',
+      'INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret) VALUES ($1, $2, $3, $4, $5)',
+      [id, subject, allPlants, url, secret],
+    )
+  }
+
+  async listSubscriptions(subject: string | null): Promise<Subscription[]> {
+    const result =
+      subject === null
+        ? await this.query<SubscriptionRow<Date, boolean>>(
+            'list_subscriptions',
+            `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_at, id`,
+            [],
+          )
+        : await this.query<SubscriptionRow<Date, boolean>>(
+            'list_own_subscriptions',
+            `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE subject = $1 ORDER BY created_at, id`,
+            [subject],
+          )
+    return result.rows.map((row) => toSubscription(row, postgresTime))
+  }
+
+  async countSubscriptions(subject: string): Promise<number> {
+    const result = await this.query<{ count: number }>(
+      'count_subscriptions',
+      'SELECT count(*)::int AS count FROM webhook_subscriptions WHERE subject = $1',
+      [subject],
+    )
+    return result.rows[0]?.count ?? 0
+  }
+
+  deleteSubscription(id: string, subject: string | null): Promise<boolean> {
+    return this.transaction(async (client) => {
+      const deleted = await client.query('DELETE FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR subject = $2)', [id, subject])
+      if (deleted.rowCount !== 1) return false
+      await client.query("DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'pending'", [id])
+      return true
+    })
+  }
+
+  async hasDueDeliveries(): Promise<boolean> {
+    const result = await this.query(
+      'any_due_delivery',
+      "SELECT 1 FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() LIMIT 1",
+      [],
+    )
+    return result.rowCount === 1
+  }
+
+  /** Rows another instance is claiming are skipped, not waited for: instances share the work. */
+  async claimDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const result = await this.query<{ id: string; attempts: number; message_id: string; body: string; subscription_id: string; url: string; secret: string }>(
+      'claim_deliveries',
+      // The locking read is a CTE so that it runs once: as an IN subquery the planner may run it again and claim more.
+      "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) " +
+        'UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::float8 / 1000) ' +
+        'FROM due, webhook_subscriptions AS s WHERE d.id = due.id AND s.id = d.subscription_id ' +
+        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.body, d.subscription_id, s.url, s.secret',
+      [limit, leaseMs],
+    )
+    return result.rows.map((row) => ({
+      id: BigInt(row.id),
+      attempt: row.attempts,
+      messageId: row.message_id,
+      body: row.body,
+      subscriptionId: row.subscription_id,
+      url: row.url,
+      secret: row.secret,
+    }))
+  }
+
+  /** One statement for the outcomes, fenced by attempt; a 410 also disables its subscription, in the same transaction. */
+  finishDeliveries(finished: readonly FinishedDelivery[]): Promise<void> {
+    const state = (outcome: DeliveryOutcome) => (outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'pending' : 'given_up')
+    return this.transaction(async (client) => {
+      const recorded = await client.query<{ id: string }>(
+        'UPDATE webhook_deliveries AS d SET state = u.state, last_result = u.result, ' +
+          "finished_at = CASE WHEN u.state = 'pending' THEN NULL ELSE now() END, " +
+          "next_attempt_at = CASE WHEN u.state = 'pending' THEN now() + make_interval(secs => u.after_ms / 1000) ELSE d.next_attempt_at END " +
+          'FROM unnest($1::int8[], $2::int[], $3::text[], $4::float8[], $5::text[]) AS u (id, attempt, state, after_ms, result) ' +
+          "WHERE d.id = u.id AND d.attempts = u.attempt AND d.state = 'pending' RETURNING d.id::text AS id",
+        [
+          finished.map(({ claim }) => String(claim.id)),
+          finished.map(({ claim }) => claim.attempt),
+          finished.map(({ outcome }) => state(outcome)),
+          finished.map(({ outcome }) => (outcome.kind === 'retry' ? outcome.afterMs : 0)),
+          finished.map(({ outcome }) => outcome.result),
+        ],
+      )
+      const ids = new Set(recorded.rows.map((row) => row.id))
+      for (const { claim, outcome } of finished) {
+        if (outcome.kind !== 'disable' || !ids.has(String(claim.id))) continue
+        await client.query('UPDATE webhook_subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL', [
+          claim.subscriptionId,
+          outcome.result,
+        ])
+        await client.query("DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'pending'", [claim.subscriptionId])
+      }
+    })
+  }
+
+  async webhookBacklog(): Promise<WebhookBacklog> {
+    const result = await this.query<{ pending: number; oldest: Date | null }>(
+      'webhook_backlog',
+      "SELECT count(*)::int AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE state = 'pending'",
+      [],
+    )
+    const row = result.rows[0]
+    return { pending: row?.pending ?? 0, oldestCreatedAt: row?.oldest ?? null }
+  }
+
+  async pruneDeliveries(before: Date, limit: number): Promise<number> {
+    const result = await this.query(
+      'prune_deliveries',
+      "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < $1 ORDER BY id LIMIT $2)",
+      [before, limit],
+    )
+    return result.rowCount ?? 0
   }
 
   async ping(): Promise<void> {

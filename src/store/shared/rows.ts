@@ -1,5 +1,5 @@
 import type { Scope } from '../../auth/tokens.js'
-import type { Plant, TokenRecord } from '../store.js'
+import type { NewPlant, Plant, Subscription, TokenRecord } from '../store.js'
 
 export const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoked_at'
 
@@ -29,4 +29,37 @@ export function toTokenRecord<T>(row: TokenRow<T>, toDate: (time: T) => Date): T
 /** The Plant shape of the API from a row: `tag` is left out when it is NULL. */
 export function toPlant(row: { name: string; tag: string | null }): Plant {
   return row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag }
+}
+
+/** The body of a newPlant event: the NewPlant of the API, its id an exact integer literal. */
+export function eventBody(plant: NewPlant): string {
+  const tag = plant.tag === null ? '' : `,"tag":${JSON.stringify(plant.tag)}`
+  return `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${tag}}`
+}
+
+export const SUBSCRIPTION_COLUMNS = 'id, subject, all_plants, url, secret, created_at, disabled_at, disabled_reason'
+
+/** A row of webhook_subscriptions; each store has its own types of time (`T`) and boolean (`B`). */
+export interface SubscriptionRow<T, B> {
+  id: string
+  subject: string
+  all_plants: B
+  url: string
+  secret: string
+  created_at: T
+  disabled_at: T | null
+  disabled_reason: string | null
+}
+
+export function toSubscription<T, B>(row: SubscriptionRow<T, B>, toDate: (time: T) => Date): Subscription {
+  return {
+    id: row.id,
+    subject: row.subject,
+    allPlants: Boolean(row.all_plants),
+    url: row.url,
+    secret: row.secret,
+    createdAt: toDate(row.created_at),
+    disabledAt: row.disabled_at === null ? null : toDate(row.disabled_at),
+    disabledReason: row.disabled_reason,
+  }
 }

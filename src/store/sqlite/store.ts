@@ -3,11 +3,22 @@ import type { Registry } from 'prom-client'
 import { counterReading } from '../../observability/collected-metrics.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
-import { TOKEN_COLUMNS, type TokenRow, toPlant, toTokenRecord } from '../shared/rows.js'
+import {
+  SUBSCRIPTION_COLUMNS,
+  type SubscriptionRow,
+  TOKEN_COLUMNS,
+  type TokenRow,
+  eventBody,
+  toPlant,
+  toSubscription,
+  toTokenRecord,
+} from '../shared/rows.js'
 import { KeysInFlight, replay } from '../shared/idempotency.js'
 import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
+  type ClaimedDelivery,
   EMPTY_PAGE,
+  type FinishedDelivery,
   type IdempotencyKey,
   type KeyedCreate,
   type NewPlant,
@@ -17,7 +28,9 @@ import {
   type PlantQuery,
   type PlantStore,
   StoreUnavailableError,
+  type Subscription,
   type TokenRecord,
+  type WebhookBacklog,
 } from '../store.js'
 import { LOCK_WAIT_MS, migrateSqlite, openSqliteDatabase } from './database.js'
 import { CACHED_PAGE_ROWS, PageCache } from './page-cache.js'
@@ -60,6 +73,10 @@ export class SqliteStore implements PlantStore {
   private readonly pageCache = new PageCache()
   private readonly pageReads = new SharedTurnReads<PlantPage>()
   private readonly keysInFlight = new KeysInFlight()
+  /** Whether an active subscription existed when the current write transaction began. */
+  private subscribed = false
+  /** Events this process is attempting, and until when each claim holds. */
+  private readonly claims = new Map<bigint, number>()
   /** PRAGMA data_version when the cached pages were read: it changes when another connection commits. */
   private pagesDataVersion = -1
   /** Transactions committed and the writes they carried, for /metrics: their ratio is the writes per sync. */
@@ -105,10 +122,51 @@ export class SqliteStore implements PlantStore {
       pruneKeys: db.prepare(
         'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)',
       ),
+      // One event per active subscription covering the owner, in the transaction of the plant.
+      insertEvents: db.prepare(
+        "INSERT INTO webhook_deliveries (subscription_id, message_id, plant_id, body, next_attempt_at, created_at) " +
+          "SELECT id, 'msg_' || lower(hex(randomblob(16))), ?, ?, ?, ? FROM webhook_subscriptions " +
+          'WHERE disabled_at IS NULL AND (all_plants = 1 OR subject = ?)',
+      ),
+      anySubscription: db.prepare('SELECT 1 FROM webhook_subscriptions WHERE disabled_at IS NULL LIMIT 1').pluck(),
+      insertSubscription: db.prepare(
+        'INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      listSubscriptions: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_at, id`),
+      listOwnSubscriptions: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE subject = ? ORDER BY created_at, id`),
+      countSubscriptions: db.prepare('SELECT count(*) FROM webhook_subscriptions WHERE subject = ?').pluck(),
+      deleteSubscription: db.prepare('DELETE FROM webhook_subscriptions WHERE id = ?'),
+      deleteOwnSubscription: db.prepare('DELETE FROM webhook_subscriptions WHERE id = ? AND subject = ?'),
+      dropPendingEvents: db.prepare("DELETE FROM webhook_deliveries WHERE subscription_id = ? AND state = 'pending'"),
+      disableSubscription: db.prepare('UPDATE webhook_subscriptions SET disabled_at = ?, disabled_reason = ? WHERE id = ? AND disabled_at IS NULL'),
+      anyDue: db.prepare("SELECT 1 FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1").pluck(),
+      due: db
+        .prepare(
+          // CROSS JOIN keeps the outbox's due index as the outer loop (SQLite would otherwise scan the outbox per subscription).
+          'SELECT d.id, d.attempts, d.message_id, d.body, d.subscription_id, s.url, s.secret FROM webhook_deliveries AS d ' +
+            'CROSS JOIN webhook_subscriptions AS s ON s.id = d.subscription_id ' +
+            // The claimed rows are skipped inside SQLite: reading them into objects cost more than the query.
+            "WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed)) " +
+            'ORDER BY d.next_attempt_at LIMIT @limit',
+        )
+        .safeIntegers(true),
+      finish: db.prepare(
+        'UPDATE webhook_deliveries SET attempts = @attempt, state = @state, finished_at = @finishedAt, next_attempt_at = @nextAttemptAt, last_result = @result ' +
+          "WHERE id = @id AND attempts = @attempt - 1 AND state = 'pending'",
+      ),
+      backlog: db.prepare("SELECT count(*) AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE state = 'pending'"),
+      pruneDeliveries: db.prepare(
+        "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < ? ORDER BY id LIMIT ?)",
+      ),
       ping: db.prepare('SELECT 1').pluck(),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     }
-    this.commitTransaction = db.transaction((writes: Write[]) => writes.map((write) => write()))
+    this.commitTransaction = db.transaction((writes: Write[]) => {
+      // Read under the write lock, so no subscription can appear before this transaction ends:
+      // without any, a create writes no event and costs what it did before webhooks.
+      this.subscribed = this.statements.anySubscription.get() !== undefined
+      return writes.map((write) => write())
+    })
     this.writes = new GroupCommit((writes) => this.run(() => this.commitNow(writes)))
     // From here on a lock held by another connection fails at once, and `run` tries again
     // later: SQLite's own wait would sleep with the event loop blocked, in steps of up to 100 ms.
@@ -152,10 +210,15 @@ export class SqliteStore implements PlantStore {
     }
   }
 
+  /** The plant and its events, inside a group commit's transaction; false when the id exists. */
+  private insertPlant(plant: NewPlant, now: number): boolean {
+    if (this.statements.insertPlant.run(plant.id, plant.owner, plant.name, plant.tag, now).changes !== 1) return false
+    if (this.subscribed) this.statements.insertEvents.run(plant.id, eventBody(plant), now, now, plant.owner)
+    return true
+  }
+
   createPlant(plant: NewPlant): Promise<boolean> {
-    return this.writes.add(
-      () => this.statements.insertPlant.run(plant.id, plant.owner, plant.name, plant.tag, Date.now()).changes === 1,
-    ) as Promise<boolean>
+    return this.writes.add(() => this.insertPlant(plant, Date.now())) as Promise<boolean>
   }
 
   /**
@@ -171,7 +234,7 @@ export class SqliteStore implements PlantStore {
           | undefined
         if (kept !== undefined) return replay({ fingerprint: kept.fingerprint, created: kept.created === 1 }, key)
         const now = Date.now()
-        const created = this.statements.insertPlant.run(plant.id, plant.owner, plant.name, plant.tag, now).changes === 1
+        const created = this.insertPlant(plant, now)
         this.statements.keepKey.run(plant.owner, key.key, key.fingerprint, created ? 1 : 0, now)
         return { outcome: created ? 'created' : 'exists', replayed: false }
       }) as Promise<KeyedCreate>,
@@ -277,6 +340,109 @@ export class SqliteStore implements PlantStore {
 
   revokeToken(id: number): Promise<boolean> {
     return this.run(() => this.statements.revokeToken.run(Date.now(), id).changes === 1)
+  }
+
+  createSubscription(subscription: Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>): Promise<void> {
+    const { id, subject, allPlants, url, secret } = subscription
+    return this.writes.add(() => {
+      this.statements.insertSubscription.run(id, subject, allPlants ? 1 : 0, url, secret, Date.now())
+      // Creates later in this same transaction see it.
+      this.subscribed = true
+    }) as Promise<void>
+  }
+
+  listSubscriptions(subject: string | null): Promise<Subscription[]> {
+    return this.run(() => {
+      const rows = (subject === null ? this.statements.listSubscriptions.all() : this.statements.listOwnSubscriptions.all(subject)) as SubscriptionRow<
+        number,
+        number
+      >[]
+      return rows.map((row) => toSubscription(row, sqliteTime))
+    })
+  }
+
+  countSubscriptions(subject: string): Promise<number> {
+    return this.run(() => this.statements.countSubscriptions.get(subject) as number)
+  }
+
+  deleteSubscription(id: string, subject: string | null): Promise<boolean> {
+    return this.writes.add(() => {
+      const deleted = subject === null ? this.statements.deleteSubscription.run(id) : this.statements.deleteOwnSubscription.run(id, subject)
+      if (deleted.changes !== 1) return false
+      this.statements.dropPendingEvents.run(id)
+      return true
+    }) as Promise<boolean>
+  }
+
+  hasDueDeliveries(): Promise<boolean> {
+    return this.run(() => this.statements.anyDue.get(Date.now()) !== undefined)
+  }
+
+  /**
+   * One process delivers a SQLite store's events, so its claims are kept in memory: a claim
+   * costs no write (which would dirty old pages of the outbox in the commits of the creates).
+   * A process that dies leaves its claimed events due, and they are attempted after a restart.
+   */
+  claimDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    return this.run(() => {
+      const now = Date.now()
+      for (const [id, until] of this.claims) if (until <= now) this.claims.delete(id)
+      const rows = this.statements.due.all({ now, limit, claimed: `[${[...this.claims.keys()].join(',')}]` }) as {
+        id: bigint
+        attempts: bigint
+        message_id: string
+        body: string
+        subscription_id: string
+        url: string
+        secret: string
+      }[]
+      for (const row of rows) this.claims.set(row.id, now + leaseMs)
+      return rows.map((row) => ({
+        id: row.id,
+        attempt: Number(row.attempts) + 1,
+        messageId: row.message_id,
+        body: row.body,
+        subscriptionId: row.subscription_id,
+        url: row.url,
+        secret: row.secret,
+      }))
+    })
+  }
+
+  finishDeliveries(finished: readonly FinishedDelivery[]): Promise<void> {
+    const written = this.writes.add(() => {
+      const now = Date.now()
+      for (const { claim, outcome } of finished) {
+        const done = outcome.kind !== 'retry'
+        const recorded = this.statements.finish.run({
+          id: claim.id,
+          attempt: claim.attempt,
+          state: outcome.kind === 'delivered' ? 'delivered' : done ? 'given_up' : 'pending',
+          finishedAt: done ? now : null,
+          nextAttemptAt: outcome.kind === 'retry' ? now + outcome.afterMs : now,
+          result: outcome.result,
+        })
+        if (outcome.kind === 'disable' && recorded.changes === 1) {
+          this.statements.disableSubscription.run(now, outcome.result, claim.subscriptionId)
+          this.statements.dropPendingEvents.run(claim.subscriptionId)
+        }
+      }
+    }) as Promise<void>
+    // Released once the outcomes are committed (or failed to be): until then the rows still look due.
+    return written.finally(() => {
+      for (const { claim } of finished) this.claims.delete(claim.id)
+    })
+  }
+
+  webhookBacklog(): Promise<WebhookBacklog> {
+    return this.run(() => {
+      const row = this.statements.backlog.get() as { pending: number; oldest: number | null }
+      return { pending: row.pending, oldestCreatedAt: row.oldest === null ? null : new Date(row.oldest) }
+    })
+  }
+
+  pruneDeliveries(before: Date, limit: number): Promise<number> {
+    return this.writes.add(() => this.statements.pruneDeliveries.run(before.getTime(), limit).changes) as Promise<number>
   }
 
   ping(): Promise<void> {

@@ -1,0 +1,16 @@
+import type { components } from './generated/openapi.js'
+
+/** A plant as the API returns it: `tag` is absent when the plant has none. */
+export type Plant = components['schemas']['Plant']
+/** A plant to create, and the body of a `newPlant` webhook: `id` is an exact int64. */
+export type NewPlant = components['schemas']['NewPlant']
+
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+
+/** Ids are bigints in the int64 range: a number may already have lost digits, so it is refused. */
+export function checkId(id: unknown, what = 'id'): bigint {
+  if (typeof id !== 'bigint') throw new TypeError(`${what} must be a bigint (a number cannot hold every int64 exactly)`)
+  if (id < INT64_MIN || id > INT64_MAX) throw new RangeError(`${what} must be within the int64 range`)
+  return id
+}

@@ -1,0 +1,59 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { bigintOf, objectOf, parseJson, stringOf } from './json.js'
+import type { NewPlant } from './types.js'
+
+/** A webhook that is not from the service, was altered, or is too old to trust. */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError'
+}
+
+type HeaderSource = Headers | Record<string, string | string[] | undefined>
+
+function header(headers: HeaderSource, name: string): string {
+  const value = headers instanceof Headers ? headers.get(name) : [headers[name] ?? headers[name.toLowerCase()]].flat()[0]
+  if (value === undefined || value === null || value === '') throw new WebhookVerificationError(`the ${name} header is missing`)
+  return value
+}
+
+/** The HMAC key of a `whsec_…` secret: the base64 after the prefix. */
+function keyOf(secret: string): Buffer {
+  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret
+  const key = Buffer.from(encoded, 'base64')
+  if (key.length === 0) throw new WebhookVerificationError('the secret is not a whsec_ secret')
+  return key
+}
+
+/**
+ * Checks a `newPlant` webhook per Standard Webhooks (signature over the raw body, timestamp
+ * within `toleranceSeconds`) and returns its plant with an exact bigint id. Throws
+ * WebhookVerificationError otherwise. Pass the body exactly as received, before any parsing.
+ */
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderSource,
+  secret: string,
+  { toleranceSeconds = 300, now = Date.now() }: { toleranceSeconds?: number; now?: number } = {},
+): NewPlant {
+  const id = header(headers, 'webhook-id')
+  const timestamp = header(headers, 'webhook-timestamp')
+  const signatures = header(headers, 'webhook-signature')
+  if (!/^[0-9]{1,15}$/.test(timestamp)) throw new WebhookVerificationError('the webhook-timestamp header is not a time')
+  if (Math.abs(now / 1000 - Number(timestamp)) > toleranceSeconds) throw new WebhookVerificationError('the webhook is too old or too far in the future')
+  const body = Buffer.from(rawBody)
+  const expected = createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.`).update(body).digest()
+  const matches = signatures.split(' ').some((entry) => {
+    const [version, signature] = entry.split(',', 2)
+    if (version !== 'v1' || signature === undefined) return false
+    const given = Buffer.from(signature, 'base64')
+    return given.length === expected.length && timingSafeEqual(given, expected)
+  })
+  if (!matches) throw new WebhookVerificationError('no signature matches')
+  try {
+    const plant = objectOf(parseJson(body.toString('utf8')), 'the webhook body')
+    const newPlant: NewPlant = { id: bigintOf(plant.id, 'id'), name: stringOf(plant.name, 'name') }
+    if (plant.tag !== undefined) newPlant.tag = stringOf(plant.tag, 'tag')
+    return newPlant
+  } catch (error) {
+    throw new WebhookVerificationError(`the webhook body is not a plant: ${(error as Error).message}`, { cause: error })
+  }
+}

@@ -1,0 +1,113 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
+import type { FastifyInstance } from 'fastify'
+
+const DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
+A caller sees only its own plants; a token with the scope plants:admin sees every plant.
+Ids are signed 64-bit integers and are kept exactly: read them with a JSON parser that does not
+round integers above 2^53 (the typed client \`@plantstore/client\` does this).
+Every error, on every path, is an Error object whose \`error\` is the HTTP status.`
+
+/** The scopes a token can carry, as the security requirements name them. */
+export const SCOPE_MEANINGS = {
+  'plants:read': 'List and get the plants the caller may access',
+  'plants:write': 'Create and delete plants',
+  'plants:admin': 'Access every plant, whoever owns it',
+  'webhooks:manage': 'Make, list and delete webhook subscriptions',
+} as const
+
+const WEBHOOK_HEADER = (name: string, description: string, example: string) => ({
+  in: 'header' as const,
+  name,
+  required: true,
+  description,
+  schema: { type: 'string' as const, maxLength: 200, examples: [example] },
+})
+
+/** What a subscriber receives: declared as the source document of this API declares it. */
+const NEW_PLANT_WEBHOOK = {
+  post: {
+    operationId: 'newPlant',
+    summary: 'A plant was created',
+    description:
+      'Sent to each subscription (POST /webhooks) active when a plant was created, once the create is committed; at least once, so deduplicate by webhook-id. ' +
+      'Verify webhook-signature on the raw body before parsing it (Standard Webhooks), and read the id without rounding: it is an int64. ' +
+      'Any 2xx within WEBHOOK_TIMEOUT_MS is success; anything else is retried after WEBHOOK_RETRY_DELAYS (Retry-After may lengthen the wait), and 410 Gone disables the subscription. Redirects are not followed.',
+    tags: ['webhooks'],
+    security: [],
+    parameters: [
+      WEBHOOK_HEADER('webhook-id', 'The id of this event for this subscription: the same on every retry', 'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77'),
+      WEBHOOK_HEADER('webhook-timestamp', 'When this attempt was sent, in Unix seconds', '1795507200'),
+      WEBHOOK_HEADER('webhook-signature', "v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_", 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
+    responses: {
+      '200': { description: 'Received (any 2xx will do)' },
+      '410': { description: 'Gone: the subscription is disabled and sent nothing more' },
+    },
+  },
+}
+
+/**
+ * Where clients reach the API: PUBLIC_URL when set, else the address the service listens on
+ * (read when the document is first asked for, so PORT=0 names the real port).
+ */
+function server(app: FastifyInstance, publicUrl: string | null): { url: string; description: string; 'x-internal': boolean } {
+  if (publicUrl !== null) return { url: publicUrl, description: 'production: the address this deployment publishes (PUBLIC_URL)', 'x-internal': false }
+  const local = { description: 'local: the address this instance listens on (set PUBLIC_URL to publish another)', 'x-internal': true }
+  const address = app.addresses()[0]
+  if (address === undefined || typeof address === 'string') return { url: '/', ...local }
+  const wildcard = address.address === '0.0.0.0' || address.address === '::'
+  const host = wildcard ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return { url: `http://${host}:${address.port}`, ...local }
+}
+
+export function documentOptions(app: FastifyInstance, publicUrl: string | null): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Plant Store',
+        version: '1.0.0',
+        description: DESCRIPTION,
+        license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'Plant Store maintainers' },
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'pst_ token or JWT',
+            description:
+              "Either an opaque `pst_…` token made with `plantstore token create`, or, when the service is configured with JWT_ISSUER, a JWT access token (RFC 9068) of that identity provider for this API's audience. " +
+              `Scopes: ${Object.entries(SCOPE_MEANINGS)
+                .map(([scope, meaning]) => `${scope} (${meaning.toLowerCase()})`)
+                .join('; ')}.`,
+          },
+        },
+      },
+      tags: [
+        { name: 'plants', description: 'The plants of the caller' },
+        { name: 'webhooks', description: 'Subscriptions to new plants, and the newPlant webhook they receive' },
+        { name: 'operations', description: 'Health, readiness and metrics; no token needed' },
+      ],
+      webhooks: { newPlant: NEW_PLANT_WEBHOOK },
+    },
+    // Named schemas keep their names under components, so generated clients get named types.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject
+        ? { ...documentObject.openapiObject, servers: [server(app, publicUrl)] }
+        : documentObject.swaggerObject,
+  }
+}
+
+/**
+ * The document as JSON text. JSON.stringify writes the int64 bounds as the doubles ±2^63
+ * (…776000); the document states the exact range, as an exact JSON parser reads it.
+ */
+export function documentText(document: unknown): string {
+  return JSON.stringify(document)
+    .replaceAll('"minimum":-9223372036854776000', '"minimum":-9223372036854775808')
+    .replaceAll('"maximum":9223372036854776000', '"maximum":9223372036854775807')
+}

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto'
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { type Principal, visibleOwner } from '../auth/principal.js'
+import type { WebhookConfig } from '../config.js'
+import { HttpError, badRequest } from '../http/errors.js'
+import type { PlantStore, Subscription } from '../store/store.js'
+import { AddressPolicy } from '../webhooks/address-policy.js'
+import { newSecret, sealSecret } from '../webhooks/secrets.js'
+import { errorResponses, response } from './responses.js'
+import {
+  CreatedSubscriptionSchema,
+  NewSubscriptionSchema,
+  type NewSubscriptionBody,
+  SubscriptionIdParams,
+  type SubscriptionIdParamsType,
+  SubscriptionSchema,
+  type SubscriptionBody,
+  ref,
+} from './schemas.js'
+
+interface WebhookRoutesOptions {
+  store: PlantStore
+  config: WebhookConfig
+}
+
+/** Subscriptions one subject may have; each costs a row per new plant. */
+export const SUBSCRIPTIONS_PER_SUBJECT = 25
+
+const tags = ['webhooks']
+const security = [{ bearerAuth: ['webhooks:manage'] }]
+const principalOf = (request: FastifyRequest): Principal => request.principal as Principal
+
+const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscription ${id} not found`)
+
+function shown(subscription: Subscription): SubscriptionBody {
+  const { id, url, allPlants, createdAt, disabledAt, disabledReason } = subscription
+  const body: SubscriptionBody = { id, url, allPlants, createdAt: createdAt.toISOString(), status: disabledAt === null ? 'active' : 'disabled' }
+  if (disabledReason !== null) body.disabledReason = disabledReason
+  return body
+}
+
+/** The routes that manage webhook subscriptions; registered inside a scope guarded by `guardWithToken`. */
+export async function webhookRoutes(app: FastifyInstance, { store, config }: WebhookRoutesOptions): Promise<void> {
+  const policy = new AddressPolicy(config.allowedNetworks)
+
+  app.post<{ Body: NewSubscriptionBody }>(
+    '/webhooks',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        operationId: 'createSubscription',
+        summary: 'Subscribe to new plants',
+        description:
+          'Each plant created from now on is POSTed to the URL as the newPlant webhook (see webhooks), signed per Standard Webhooks with the secret of this answer, which is shown only here. ' +
+          "A token with plants:admin subscribes to every new plant, any other to its subject's own. The URL's host must be, and resolve to, a public address.",
+        tags,
+        security,
+        body: ref(NewSubscriptionSchema),
+        response: {
+          201: response('The subscription was made; Location names it', {
+            body: CreatedSubscriptionSchema,
+            headers: { Location: Type.String({ maxLength: 60, description: 'The path of the subscription: /webhooks/{id}' }) },
+            limited: true,
+          }),
+          ...errorResponses([400, 401, 403, 429, 503], { limited: true }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request)
+      const refusal = await policy.refusal(request.body.url)
+      if (refusal !== null) throw badRequest(refusal)
+      if ((await store.countSubscriptions(principal.subject)) >= SUBSCRIPTIONS_PER_SUBJECT) {
+        throw badRequest(`a subject may have at most ${SUBSCRIPTIONS_PER_SUBJECT} webhook subscriptions; delete one first`)
+      }
+      const id = `wh_${randomBytes(16).toString('base64url')}`
+      const secret = newSecret()
+      const allPlants = visibleOwner(principal) === null
+      await store.createSubscription({ id, subject: principal.subject, allPlants, url: request.body.url, secret: sealSecret(secret, config.secretKey) })
+      reply.code(201).header('location', `/webhooks/${id}`)
+      return { id, url: request.body.url, allPlants, createdAt: new Date().toISOString(), status: 'active', secret }
+    },
+  )
+
+  app.get(
+    '/webhooks',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        operationId: 'listSubscriptions',
+        summary: 'List webhook subscriptions',
+        description: "The caller's subscriptions, oldest first; every subscription for a token with plants:admin. Secrets are never shown again.",
+        tags,
+        security,
+        response: {
+          200: response('The subscriptions', {
+            body: { type: 'array', items: ref(SubscriptionSchema), maxItems: 10_000, examples: [SubscriptionSchema.examples] },
+            limited: true,
+          }),
+          ...errorResponses([401, 403, 429, 503], { limited: true }),
+        },
+      },
+    },
+    async (request) => (await store.listSubscriptions(visibleOwner(principalOf(request)))).map(shown),
+  )
+
+  app.delete<{ Params: SubscriptionIdParamsType }>(
+    '/webhooks/:id',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        operationId: 'deleteSubscription',
+        summary: 'Delete a webhook subscription',
+        description: "No event is sent to it any more, pending retries included. Another subject's subscription is answered exactly as a missing one: 404.",
+        tags,
+        security,
+        params: SubscriptionIdParams,
+        response: {
+          204: response('The subscription was deleted; no body', { limited: true }),
+          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!(await store.deleteSubscription(request.params.id, visibleOwner(principalOf(request))))) throw subscriptionNotFound(request.params.id)
+      return reply.code(204).send()
+    },
+  )
+}

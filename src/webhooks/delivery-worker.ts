@@ -1,0 +1,217 @@
+import { performance } from 'node:perf_hooks'
+import type { FastifyBaseLogger } from 'fastify'
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+import type { WebhookConfig } from '../config.js'
+import type { ClaimedDelivery, DeliveryOutcome, FinishedDelivery, PlantStore } from '../store/store.js'
+import type { AttemptResult, Sender } from './sender.js'
+import { retryDelay } from './retry.js'
+import { openSecret } from './secrets.js'
+
+/** Attempts under way at once in one process, and the most claimed per query. */
+const MAX_IN_FLIGHT = 32
+/**
+ * Above this share of busy time of the event loop, requests are waiting: deliveries yield to
+ * them, with a few attempts at a time, claimed only on the poll. The backlog is sent when the
+ * load drops (webhook_oldest_pending_age_seconds shows the wait).
+ */
+const BUSY_UTILISATION = 0.5
+const BUSY_IN_FLIGHT = 4
+const UTILISATION_EVERY_MS = 250
+/** How often an idle worker looks for due events, and after a failed look. */
+const POLL_MS = 100
+const ERROR_WAIT_MS = 1_000
+/** A claim outlives the attempt's timeout by this much before another worker may take it over. */
+const LEASE_MARGIN_MS = 15_000
+/** Outcomes are written together at most this long after the first of them. */
+const RECORD_EVERY_MS = 50
+/** How long a stop waits for attempts under way; their leases cover the rest. */
+const STOP_WAIT_MS = 3_000
+
+type Outcome = 'delivered' | 'retried' | 'given_up' | 'disabled'
+
+const isSuccess = (result: AttemptResult): boolean => 'status' in result && result.status >= 200 && result.status < 300
+
+function describe(result: AttemptResult): string {
+  if ('error' in result) return result.error.slice(0, 200)
+  const answer = result.answer.replace(/\s+/g, ' ').trim().slice(0, 120)
+  return answer === '' ? `HTTP ${result.status}` : `HTTP ${result.status}: ${answer}`
+}
+
+/**
+ * Claims due events from the outbox, attempts each once, and records the outcome under the
+ * claim. Many workers (one per instance on PostgreSQL) share the work without sending an event
+ * twice at once; an attempt cut off by a crash is due again when its lease ends.
+ */
+export class DeliveryWorker {
+  private running = false
+  private loop: Promise<void> = Promise.resolve()
+  private readonly underWay = new Set<Promise<void>>()
+  private wake: (() => void) | null = null
+  /** Whether the event loop was busy over the last sample. */
+  private busy = false
+  private utilisationTimer: NodeJS.Timeout | undefined
+  private finished: FinishedDelivery[] = []
+  private recordTimer: NodeJS.Timeout | undefined
+  private readonly recording = new Set<Promise<void>>()
+  private readonly outcomes: Counter<'outcome'>
+  private readonly duration: Histogram
+
+  constructor(
+    private readonly store: PlantStore,
+    private readonly sender: Sender,
+    private readonly config: WebhookConfig,
+    private readonly log: FastifyBaseLogger,
+    registry: Registry,
+  ) {
+    this.outcomes = new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook attempts by outcome: delivered (2xx), retried, given_up (after the last retry) or disabled (410 Gone)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    })
+    this.duration = new Histogram({
+      name: 'webhook_delivery_duration_seconds',
+      help: 'Time of each webhook attempt, from the request to the answer or the failure',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    })
+  }
+
+  start(): void {
+    if (this.running) return
+    this.running = true
+    let sample = performance.eventLoopUtilization()
+    this.utilisationTimer = setInterval(() => {
+      const now = performance.eventLoopUtilization()
+      this.busy = performance.eventLoopUtilization(now, sample).utilization > BUSY_UTILISATION
+      sample = now
+    }, UTILISATION_EVERY_MS).unref()
+    this.loop = this.run()
+  }
+
+  /** Stops claiming, and waits a little for the attempts under way. */
+  async stop(): Promise<void> {
+    this.running = false
+    clearInterval(this.utilisationTimer)
+    this.wake?.()
+    await this.loop
+    const waited = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())
+    await Promise.race([Promise.all(this.underWay), waited])
+    await this.record()
+    await Promise.all(this.recording)
+    this.sender.close()
+  }
+
+  private async run(): Promise<void> {
+    const leaseMs = this.config.timeoutMs + LEASE_MARGIN_MS
+    while (this.running) {
+      const room = (this.busy ? BUSY_IN_FLIGHT : MAX_IN_FLIGHT) - this.underWay.size
+      let waitMs = POLL_MS
+      try {
+        // Every due event up to `room` is claimed at once.
+        if (room > 0 && (await this.store.hasDueDeliveries()) && this.running) {
+          for (const claim of await this.store.claimDeliveries(room, leaseMs)) this.attempt(claim)
+        }
+      } catch (error) {
+        this.log.warn({ err: error }, 'webhook deliveries could not be claimed; trying again in a second')
+        waitMs = ERROR_WAIT_MS
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs)
+        this.wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      this.wake = null
+    }
+  }
+
+  private attempt(claim: ClaimedDelivery): void {
+    const work = this.deliver(claim).finally(() => {
+      this.underWay.delete(work)
+      // Claims are made in batches: the loop is woken once half the room is free, not per attempt.
+      if (!this.busy && this.underWay.size === MAX_IN_FLIGHT / 2) this.wake?.()
+    })
+    this.underWay.add(work)
+  }
+
+  private async deliver(claim: ClaimedDelivery): Promise<void> {
+    const stopTimer = this.duration.startTimer()
+    let result: AttemptResult
+    try {
+      const secret = openSecret(claim.secret, this.config.secretKey)
+      result = await this.sender.send({ url: claim.url, messageId: claim.messageId, body: claim.body, secret })
+    } catch (error) {
+      result = { error: (error as Error).message, blocked: false }
+    }
+    stopTimer()
+    const outcome = this.outcomeOf(claim, result)
+    const counted: Outcome =
+      outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'retried' : outcome.kind === 'disable' ? 'disabled' : 'given_up'
+    this.outcomes.inc({ outcome: counted })
+    const where = { subscription: claim.subscriptionId, webhookId: claim.messageId, attempt: claim.attempt, result: outcome.result }
+    if (counted === 'given_up') this.log.warn(where, 'webhook event given up after its last attempt')
+    else if (counted === 'disabled') this.log.warn(where, 'webhook subscription disabled: the receiver answered 410 Gone')
+    else if (counted === 'retried') this.log.info({ ...where, retryInMs: outcome.kind === 'retry' ? outcome.afterMs : 0 }, 'webhook attempt failed')
+    this.finished.push({ claim, outcome })
+    if (this.finished.length >= MAX_IN_FLIGHT) void this.record()
+    else this.recordTimer ??= setTimeout(() => void this.record(), RECORD_EVERY_MS)
+  }
+
+  /**
+   * Writes the outcomes gathered so far in one transaction: under load, one write touches the
+   * outbox's pages for many attempts. An outcome lost with the process is attempted again.
+   */
+  private record(): Promise<void> {
+    clearTimeout(this.recordTimer)
+    this.recordTimer = undefined
+    const batch = this.finished
+    this.finished = []
+    if (batch.length === 0) return Promise.resolve()
+    const written = this.store.finishDeliveries(batch).catch((error: unknown) => {
+      // The claims run out and the events are attempted again: at least once, never lost.
+      this.log.warn({ err: error, events: batch.length }, 'webhook outcomes could not be recorded; the events will be attempted again')
+    })
+    this.recording.add(written)
+    void written.finally(() => this.recording.delete(written))
+    return written
+  }
+
+  private outcomeOf(claim: ClaimedDelivery, result: AttemptResult): DeliveryOutcome {
+    const text = describe(result)
+    if (isSuccess(result)) return { kind: 'delivered', result: text }
+    if ('status' in result && result.status === 410) return { kind: 'disable', result: text }
+    const retryAfterS = 'status' in result ? result.retryAfterS : null
+    const afterMs = retryDelay(claim.attempt, this.config.retryDelaysMs, retryAfterS)
+    return afterMs === null ? { kind: 'given-up', result: text } : { kind: 'retry', afterMs, result: text }
+  }
+}
+
+/**
+ * The outbox's backlog for /metrics, read from the database at scrape time. Every process
+ * reads the same rows, so under WORKERS the processes' values are combined by max, not summed.
+ */
+export function registerBacklogMetrics(store: PlantStore, registry: Registry): void {
+  let reading: ReturnType<PlantStore['webhookBacklog']> | null = null
+  const backlog = () => (reading ??= store.webhookBacklog().finally(() => (reading = null)))
+  new Gauge({
+    name: 'webhook_pending_events',
+    help: 'Webhook events not yet delivered or given up',
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      this.set((await backlog()).pending)
+    },
+  })
+  new Gauge({
+    name: 'webhook_oldest_pending_age_seconds',
+    help: 'Age of the oldest webhook event not yet delivered or given up; 0 when none is pending',
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      const oldest = (await backlog()).oldestCreatedAt
+      this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest.getTime()) / 1000))
+    },
+  })
+}

@@ -1,0 +1,108 @@
+import http from 'node:http'
+import https from 'node:https'
+import ipaddr from 'ipaddr.js'
+import type { AddressPolicy } from './address-policy.js'
+import { signature } from './secrets.js'
+
+/** Bytes of a receiver's answer that are read; the rest is not waited for. */
+const ANSWER_BYTES = 4096
+
+export interface Attempt {
+  url: string
+  messageId: string
+  body: string
+  /** The whsec_ secret, unsealed. */
+  secret: string
+}
+
+/** An answer (any status), or why there was none. */
+export type AttemptResult =
+  | { status: number; retryAfterS: number | null; answer: string }
+  | { error: string; blocked: boolean }
+
+/** Retry-After in seconds, or as an HTTP date; null when absent or unreadable. */
+function retryAfterOf(value: string | undefined, now: number): number | null {
+  if (value === undefined) return null
+  if (/^[0-9]{1,9}$/.test(value)) return Number(value)
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000))
+}
+
+/**
+ * POSTs one event with node:http(s): Standard Webhooks headers, no redirects followed, the
+ * whole attempt within `timeoutMs`, at most a few KiB of the answer read. Connections are
+ * kept alive between attempts; every new connection resolves through the address policy.
+ */
+export class Sender {
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  }
+
+  constructor(
+    private readonly policy: AddressPolicy,
+    private readonly timeoutMs: number,
+  ) {}
+
+  send(attempt: Attempt): Promise<AttemptResult> {
+    const url = new URL(attempt.url)
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+    // An address in the URL is never looked up, so the policy is asked here.
+    if (ipaddr.isValid(host) && !this.policy.permits(host)) {
+      return Promise.resolve({ error: `${host} is an address webhooks may not reach`, blocked: true })
+    }
+    const protocol = url.protocol === 'https:' ? 'https:' : 'http:'
+    const timestamp = Math.floor(Date.now() / 1000)
+    return new Promise((resolve) => {
+      let settled = false
+      const settle = (result: AttemptResult) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resolve(result)
+      }
+      const request = (protocol === 'https:' ? https : http).request(url, {
+        method: 'POST',
+        agent: this.agents[protocol],
+        lookup: this.policy.lookup,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(attempt.body),
+          'user-agent': 'plantstore-webhooks/1.0',
+          'webhook-id': attempt.messageId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signature(attempt.secret, attempt.messageId, timestamp, attempt.body),
+        },
+      })
+      const timer = setTimeout(() => {
+        request.destroy()
+        settle({ error: `no answer within ${this.timeoutMs} ms`, blocked: false })
+      }, this.timeoutMs)
+      request.on('error', (error: NodeJS.ErrnoException) => settle({ error: error.message, blocked: error.code === 'EBLOCKED' }))
+      request.on('response', (response) => {
+        let answer = ''
+        const done = () => {
+          settle({ status: response.statusCode ?? 0, retryAfterS: retryAfterOf(response.headers['retry-after'], Date.now()), answer })
+        }
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          answer += chunk
+          if (answer.length >= ANSWER_BYTES) {
+            answer = answer.slice(0, ANSWER_BYTES)
+            response.destroy()
+            done()
+          }
+        })
+        response.on('end', done)
+        response.on('error', done)
+        response.on('close', done)
+      })
+      request.end(attempt.body)
+    })
+  }
+
+  close(): void {
+    this.agents['http:'].destroy()
+    this.agents['https:'].destroy()
+  }
+}

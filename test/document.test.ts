@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { promisify } from 'node:util'
+import { REPO_ROOT, tempFolder } from '../support/service.js'
+import { startFixture } from './helpers/fixture.js'
+import { type InProcessFixture, buildFixture } from './helpers/in-process.js'
+
+const run = promisify(execFile)
+
+interface Operation {
+  operationId?: string
+  summary?: string
+  description?: string
+  security?: unknown[]
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: Record<string, unknown> }> }>
+}
+interface OpenApiDocument {
+  servers: { url: string; description: string }[]
+  paths: Record<string, Record<string, Operation>>
+  components: { schemas: Record<string, { examples?: unknown[]; properties?: Record<string, Record<string, unknown>> }> }
+}
+
+/** A linter's command line, run on a file; its JSON report whatever its exit code. */
+async function lint(command: string, args: string[]): Promise<string> {
+  try {
+    return (await run(join(REPO_ROOT, 'node_modules', '.bin', command), args, { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 })).stdout
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string }
+    if (!failed.stdout) throw new Error(`${command} did not run: ${failed.stderr ?? String(error)}`, { cause: error })
+    return failed.stdout
+  }
+}
+
+const operationsOf = (document: OpenApiDocument): [string, Operation][] =>
+  Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]): [string, Operation] => [`${method.toUpperCase()} ${path}`, operation]),
+  )
+
+describe('the served OpenAPI document', () => {
+  let fx: InProcessFixture
+  let text: string
+  let document: OpenApiDocument
+  const folder = tempFolder()
+  const file = join(folder.path, 'openapi.json')
+  before(async () => {
+    // As a deployment serves it: published at an https address.
+    fx = await buildFixture('sqlite', { PUBLIC_URL: 'https://plants.plantstore.test' })
+    text = (await fx.app.inject({ method: 'GET', url: '/openapi.json' })).body
+    document = JSON.parse(text) as OpenApiDocument
+    writeFileSync(file, text)
+  })
+  after(async () => {
+    await fx.close()
+    folder.remove()
+  })
+
+  test('Spectral (spectral:oas and the OWASP API Top 10 ruleset) finds 0 errors', async () => {
+    const report = JSON.parse(await lint('spectral', ['lint', file, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet'])) as {
+      code: string
+      message: string
+      path: string[]
+      severity: number
+    }[]
+    const errors = report.filter((problem) => problem.severity === 0)
+    assert.deepEqual(
+      errors.map((problem) => `${problem.code} at ${problem.path.join('.')}: ${problem.message}`),
+      [],
+    )
+  })
+
+  test("Redocly's recommended rules find 0 errors", async () => {
+    const report = JSON.parse(await lint('redocly', ['lint', file, '--config', 'redocly.yaml', '--format', 'json'])) as {
+      totals: { errors: number }
+      problems: { ruleId: string; message: string; severity: string }[]
+    }
+    assert.deepEqual(
+      report.problems.filter((problem) => problem.severity === 'error').map((problem) => `${problem.ruleId}: ${problem.message}`),
+      [],
+    )
+    assert.equal(report.totals.errors, 0)
+  })
+
+  test('Plant, NewPlant and Error are named component schemas, each with an example, and operations refer to them', () => {
+    for (const name of ['Plant', 'NewPlant', 'Error']) {
+      assert.ok(document.components.schemas[name]?.examples?.length, `${name} has an example`)
+    }
+    const create = document.paths['/plants']?.post as Operation & { requestBody: { content: Record<string, { schema: unknown }> } }
+    assert.deepEqual(create.requestBody.content['application/json']?.schema, { $ref: '#/components/schemas/NewPlant' })
+    assert.deepEqual(create.responses['200']?.content?.['application/json']?.schema, { $ref: '#/components/schemas/Plant' })
+    assert.deepEqual(create.responses['400']?.content?.['application/json']?.schema, { $ref: '#/components/schemas/Error' })
+  })
+
+  test('the int64 bounds are written exactly in the served text', () => {
+    const id = /"id":\{[^}]*\}/.exec(text)?.[0] ?? ''
+    assert.match(id, /"minimum":-9223372036854775808[,}]/)
+    assert.match(id, /"maximum":9223372036854775807[,}]/)
+    assert.equal(document.components.schemas.NewPlant?.properties?.id?.format, 'int64')
+  })
+
+  test('every operation has an operationId, a summary, a description and the statuses any route can send', () => {
+    const operations = operationsOf(document)
+    assert.equal(operations.length, 10)
+    const ids = operations.map(([, operation]) => operation.operationId)
+    assert.equal(new Set(ids).size, ids.length, 'operationIds are unique')
+    for (const [name, operation] of operations) {
+      assert.ok(operation.operationId && operation.summary && operation.description, `${name} is described`)
+      for (const status of ['405', '408', '431', '500']) assert.ok(operation.responses[status], `${name} declares ${status}`)
+      for (const [status, answer] of Object.entries(operation.responses)) {
+        assert.ok(answer.headers?.['X-Request-Id'], `${name} ${status} declares X-Request-Id`)
+      }
+    }
+  })
+
+  test('the headers the service sends are declared where it sends them', () => {
+    const responses = (path: string, method: string) => document.paths[path]?.[method]?.responses ?? {}
+    assert.ok(responses('/plants', 'post')['200']?.headers?.Location)
+    assert.ok(responses('/plants', 'post')['200']?.headers?.['Idempotent-Replayed'])
+    assert.ok(responses('/plants', 'get')['200']?.headers?.Link)
+    assert.ok(responses('/plants', 'get')['401']?.headers?.['WWW-Authenticate'])
+    assert.ok(responses('/plants', 'get')['403']?.headers?.['WWW-Authenticate'])
+    assert.ok(responses('/plants', 'get')['429']?.headers?.['Retry-After'])
+    assert.ok(responses('/plants', 'post')['409']?.headers?.['Retry-After'])
+    assert.ok(responses('/plants/{id}', 'delete')['405']?.headers?.Allow)
+    assert.ok(responses('/plants/{id}', 'delete')['204']?.headers?.['RateLimit-Remaining'])
+    assert.equal(responses('/plants/{id}', 'delete')['204']?.content, undefined, '204 has no body')
+  })
+
+  test('servers names PUBLIC_URL as the production address', () => {
+    assert.deepEqual(
+      document.servers.map(({ url, description }) => ({ url, production: description.startsWith('production') })),
+      [{ url: 'https://plants.plantstore.test', production: true }],
+    )
+  })
+
+  test('an Error message stays within the maxLength the document gives it', async () => {
+    const long = `/${'x'.repeat(5000)}`
+    const answer = await fx.app.inject({ method: 'GET', url: long })
+    const body = answer.json<{ error: number; message: string }>()
+    assert.equal(body.error, 404)
+    assert.equal([...body.message].length, 1000)
+    assert.ok(body.message.startsWith('no route for GET /xxx') && body.message.endsWith('…'))
+  })
+})
+
+test('without PUBLIC_URL, servers names the address the service listens on', async () => {
+  const fx = await startFixture('sqlite')
+  try {
+    const document = (await fx.api.request<OpenApiDocument>('GET', '/openapi.json')).body
+    assert.equal(document.servers[0]?.url, fx.service.url)
+    assert.match(document.servers[0]?.description ?? '', /^local/)
+  } finally {
+    await fx.close()
+  }
+})

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { loadConfig } from '../src/config.js'
+import { openStore } from '../src/store/open.js'
+import { retryDelay } from '../src/webhooks/retry.js'
+import { STORE_KINDS, freshDatabase } from '../support/databases.js'
+
+const DELAYS = [5_000, 300_000, 1_800_000]
+
+describe('retry delays', () => {
+  test('each delay moves by at most 20 % either way, and after the last the event is given up', () => {
+    assert.equal(retryDelay(1, DELAYS, null, () => 0), 4_000)
+    assert.equal(retryDelay(1, DELAYS, null, () => 1), 6_000)
+    assert.equal(retryDelay(2, DELAYS, null, () => 0.5), 300_000)
+    assert.equal(retryDelay(3, DELAYS, null, () => 0.5), 1_800_000)
+    assert.equal(retryDelay(4, DELAYS, null, () => 0.5), null)
+  })
+
+  test("a receiver's Retry-After lengthens the wait up to the next delay, and never shortens it", () => {
+    assert.equal(retryDelay(1, DELAYS, 60, () => 0.5), 60_000)
+    assert.equal(retryDelay(1, DELAYS, 3_600, () => 0.5), 300_000, 'capped at the next delay')
+    assert.equal(retryDelay(1, DELAYS, 1, () => 0.5), 5_000, 'not shortened')
+    assert.equal(retryDelay(3, DELAYS, 99_999, () => 0.5), 1_800_000, 'the last delay caps itself')
+  })
+
+  test('WEBHOOK_RETRY_DELAYS takes ms, s, m, h and d', () => {
+    assert.deepEqual(loadConfig({ WEBHOOK_RETRY_DELAYS: '200ms,5s,5m,2h,1d' }).webhooks.retryDelaysMs, [200, 5_000, 300_000, 7_200_000, 86_400_000])
+    assert.deepEqual(loadConfig({}).webhooks.retryDelaysMs, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000])
+  })
+})
+
+for (const kind of STORE_KINDS) {
+  test(`on ${kind}, finished events are pruned after the retention, pending ones never`, async () => {
+    const db = await freshDatabase(kind)
+    const store = await openStore(loadConfig({ DATABASE_URL: db.url }).database)
+    try {
+      await store.createSubscription({ id: 'wh_prune', subject: 'pruner', allPlants: false, url: 'https://hooks.example.com/', secret: 'whsec_AAAA' })
+      for (const id of [1n, 2n, 3n]) assert.equal(await store.createPlant({ id, owner: 'pruner', name: `p${id}`, tag: null }), true)
+      const claims = await store.claimDeliveries(2, 60_000)
+      assert.equal(claims.length, 2)
+      const [delivered, givenUp] = claims as [(typeof claims)[0], (typeof claims)[0]]
+      await store.finishDeliveries([
+        { claim: delivered, outcome: { kind: 'delivered', result: 'HTTP 200' } },
+        { claim: givenUp, outcome: { kind: 'given-up', result: 'HTTP 500' } },
+      ])
+      assert.equal(await store.pruneDeliveries(new Date(Date.now() - 60_000), 1_000), 0, 'kept within the retention')
+      assert.equal(await store.pruneDeliveries(new Date(Date.now() + 60_000), 1), 1, 'in batches of the limit')
+      assert.equal(await store.pruneDeliveries(new Date(Date.now() + 60_000), 1_000), 1)
+      assert.equal((await store.webhookBacklog()).pending, 1, 'the third event is still pending')
+    } finally {
+      await store.close()
+      await db.drop()
+    }
+  })
+}
