@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { buildImage, TEST_IMAGE } from '../../support/container/image.js'
+import { containersUnavailable, must, run } from '../../support/container/podman.js'
+import { ensureStandInBase } from '../../support/container/stand-in-base.js'
+import { REPO_ROOT } from '../../support/service.js'
+
+const BIG_ID = '9007199254740993' // 2^53 + 1: a double would round it to its neighbour
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+async function waitUntil<T>(what: string, attempt: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await attempt().catch(() => null)
+    if (value !== null) return value
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+const unavailable = await containersUnavailable()
+
+describe('the container image', { skip: unavailable ?? false }, () => {
+  const suffix = randomBytes(4).toString('hex')
+  const volume = `plantstore-test-data-${suffix}`
+  const names: string[] = []
+  let port: number
+  let url: string
+
+  /** Starts the image on the test volume; the host's network, as this VM has no other that works. */
+  async function start(name: string): Promise<void> {
+    names.push(name)
+    // HOST stays the image's 0.0.0.0 in a real deployment; on the host's network the test keeps it to loopback.
+    await must('podman', ['run', '--detach', '--name', name, '--network', 'host', '--env', `PORT=${port}`, '--env', 'HOST=127.0.0.1', '--volume', `${volume}:/data`, TEST_IMAGE])
+    await waitUntil(`${name} ready`, async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : null))
+  }
+
+  async function logs(name: string): Promise<{ stdout: string; stderr: string }> {
+    const result = await run('podman', ['logs', name])
+    return { stdout: result.stdout, stderr: result.stderr }
+  }
+
+  before(async () => {
+    await buildImage(await ensureStandInBase())
+    port = await freePort()
+    url = `http://127.0.0.1:${port}`
+  })
+
+  after(async () => {
+    for (const name of names) await run('podman', ['rm', '--force', '--time', '0', name])
+    await run('podman', ['volume', 'rm', '--force', volume])
+  })
+
+  test('the image runs as a non-root user, serves on 8080 from 0.0.0.0 and keeps /data as a volume', async () => {
+    const [config] = JSON.parse(await must('podman', ['image', 'inspect', TEST_IMAGE])) as {
+      Config: { User: string; Env: string[]; ExposedPorts: Record<string, unknown>; Volumes: Record<string, unknown>; Entrypoint: string[]; Cmd: string[]; Labels: Record<string, string> }
+    }[]
+    assert.ok(config)
+    assert.notEqual(config.Config.User, '')
+    assert.notEqual(config.Config.User, '0')
+    assert.notEqual(config.Config.User, 'root')
+    assert.ok(config.Config.Env.includes('HOST=0.0.0.0'))
+    assert.ok(config.Config.Env.includes('PORT=8080'))
+    assert.ok(config.Config.Env.includes('DATABASE_URL=sqlite:/data/plantstore.db'))
+    assert.deepEqual(Object.keys(config.Config.ExposedPorts), ['8080/tcp'])
+    assert.deepEqual(Object.keys(config.Config.Volumes), ['/data'])
+    assert.deepEqual(config.Config.Entrypoint, ['node', '/app/bin/plantstore'])
+    assert.deepEqual(config.Config.Cmd, ['serve'])
+    assert.equal(config.Config.Labels['org.opencontainers.image.title'], 'Plant Store')
+  })
+
+  test('no devDependency is installed in the image', async () => {
+    const { devDependencies } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+    const names = Object.keys(devDependencies)
+    assert.ok(names.length > 5)
+    const script = `const fs = require('node:fs'); console.log(JSON.stringify(${JSON.stringify(names)}.filter((name) => fs.existsSync('/app/node_modules/' + name + '/package.json'))))`
+    const found = await must('podman', ['run', '--rm', '--network', 'none', '--entrypoint', 'node', TEST_IMAGE, '-e', script])
+    assert.deepEqual(JSON.parse(found), [])
+    const kept = await must('podman', ['run', '--rm', '--network', 'none', '--entrypoint', 'node', TEST_IMAGE, '-e', "console.log(require('node:fs').existsSync('/app/node_modules/fastify/package.json'))"])
+    assert.equal(kept.trim(), 'true', 'the production dependencies are there')
+  })
+
+  describe('a single node with SQLite on a volume', () => {
+    const first = `plantstore-test-${suffix}-1`
+    const second = `plantstore-test-${suffix}-2`
+    let token: string
+
+    before(() => start(first))
+
+    test('/readyz answers 200 and the first-start token is on standard error', async () => {
+      assert.equal((await fetch(`${url}/readyz`)).status, 200)
+      const { stdout, stderr } = await logs(first)
+      const admin = /^(pst_\S+)$/m.exec(stderr)?.[1]
+      assert.ok(admin, `no token in standard error: ${stderr}`)
+      assert.ok(!stdout.includes(admin), 'the token is not in the log lines')
+      assert.equal((await fetch(`${url}/plants`, { headers: { authorization: `Bearer ${admin}` } })).status, 200)
+    })
+
+    test('node itself is PID 1 and runs as that user, not as root', async () => {
+      assert.equal((await must('podman', ['exec', first, 'id', '-u'])).trim(), '10001')
+      const top = await must('podman', ['top', first, 'pid', 'user', 'args'])
+      assert.match(top, /^1\s+plantstore\s+node \/app\/bin\/plantstore serve\s*$/m)
+    })
+
+    test('exec … plantstore token create makes a token that creates a plant with id 2^53+1', async () => {
+      token = (await must('podman', ['exec', first, 'plantstore', 'token', 'create', '--subject', 'gardener'])).trim()
+      assert.match(token, /^pst_/)
+      const created = await fetch(`${url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: `{"id":${BIG_ID},"name":"fern"}`,
+      })
+      assert.equal(created.status, 200, await created.text())
+      assert.equal(created.headers.get('location'), `/plants/${BIG_ID}`)
+      assert.equal((await fetch(`${url}/plants/9007199254740992`, { headers: { authorization: `Bearer ${token}` } })).status, 404)
+    })
+
+    test('SIGTERM stops the container with exit code 0 within 10 s', async () => {
+      const started = Date.now()
+      // podman stop sends SIGTERM, then SIGKILL (exit 137) if the process is still there after 10 s.
+      await must('podman', ['stop', '--time', '10', first], 30_000)
+      const elapsed = Date.now() - started
+      assert.equal((await must('podman', ['inspect', '--format', '{{.State.ExitCode}}', first])).trim(), '0')
+      assert.ok(elapsed < 10_000, `stopped after ${elapsed} ms`)
+    })
+
+    test('a new container on the same volume keeps the plant and makes no second first-start token', async () => {
+      await start(second)
+      const plant = await fetch(`${url}/plants/${BIG_ID}`, { headers: { authorization: `Bearer ${token}` } })
+      assert.equal(plant.status, 200)
+      assert.deepEqual(await plant.json(), { name: 'fern' })
+      assert.doesNotMatch((await logs(second)).stderr, /pst_/)
+    })
+  })
+})
+
+if (unavailable) console.log(`# the container test is skipped: ${unavailable}`)
