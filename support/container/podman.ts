@@ -10,11 +10,17 @@ export interface CommandResult {
   stderr: string
 }
 
+export interface RunOptions {
+  timeoutMs?: number
+  /** Variables on top of this process's environment. */
+  env?: Record<string, string>
+}
+
 /** Runs podman, buildah or another tool with the test's containers.conf, never through a shell. */
-export function run(command: string, args: string[], timeoutMs = 120_000): Promise<CommandResult> {
-  const env = { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? CONTAINERS_CONF }
+export function run(command: string, args: string[], { timeoutMs = 120_000, env = {} }: RunOptions = {}): Promise<CommandResult> {
+  const fullEnv = { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? CONTAINERS_CONF, ...env }
   return new Promise((resolve) => {
-    execFile(command, args, { env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(command, args, { env: fullEnv, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : null) : 0
       resolve({ code, stdout, stderr })
     })
@@ -22,8 +28,8 @@ export function run(command: string, args: string[], timeoutMs = 120_000): Promi
 }
 
 /** Like `run`, but a non-zero exit is an error that quotes the end of standard error. */
-export async function must(command: string, args: string[], timeoutMs?: number): Promise<string> {
-  const result = await run(command, args, timeoutMs)
+export async function must(command: string, args: string[], options?: RunOptions): Promise<string> {
+  const result = await run(command, args, options)
   if (result.code !== 0) {
     throw new Error(`${command} ${args.join(' ')} exited ${result.code}: ${result.stderr.slice(-2000)}`)
   }
@@ -33,9 +39,9 @@ export async function must(command: string, args: string[], timeoutMs?: number):
 /** Why containers cannot be built and run here, or null when podman and buildah both answer. */
 export async function containersUnavailable(): Promise<string | null> {
   for (const tool of ['podman', 'buildah']) {
-    const result = await run(tool, ['--version'], 30_000)
+    const result = await run(tool, ['--version'], { timeoutMs: 30_000 })
     if (result.code !== 0) return `${tool} is not installed (apt-get install podman buildah runc)`
   }
-  const info = await run('podman', ['info', '--format', '{{.Host.OCIRuntime.Name}}'], 60_000)
+  const info = await run('podman', ['info', '--format', '{{.Host.OCIRuntime.Name}}'], { timeoutMs: 60_000 })
   return info.code === 0 ? null : `podman cannot run here: ${info.stderr.trim().split('\n').at(-1)}`
 }

@@ -29,7 +29,7 @@ function debianMirror(): string {
 
 /** Fetches a package tarball from the npm registry and unpacks the given members of it into `into`. */
 async function unpackNpmPackage(spec: string, scratch: string, into: string, members: string[]): Promise<void> {
-  const file = (await must('npm', ['pack', '--silent', '--pack-destination', scratch, spec], 300_000)).trim().split('\n').at(-1)
+  const file = (await must('npm', ['pack', '--silent', '--pack-destination', scratch, spec], { timeoutMs: 300_000 })).trim().split('\n').at(-1)
   mkdirSync(into, { recursive: true })
   await must('tar', ['-xzf', join(scratch, file ?? ''), '-C', into, '--strip-components=1', ...members])
 }
@@ -44,7 +44,7 @@ export async function ensureStandInBase(): Promise<string> {
   const scratch = tempFolder()
   try {
     const rootfs = join(scratch.path, 'rootfs')
-    await must('debootstrap', ['--variant=minbase', 'bookworm', rootfs, debianMirror()], 900_000)
+    await must('debootstrap', ['--variant=minbase', 'bookworm', rootfs, debianMirror()], { timeoutMs: 900_000 })
     const local = join(rootfs, 'usr', 'local')
     await unpackNpmPackage(`node-${process.platform}-${process.arch}@22`, scratch.path, local, ['package/bin', 'package/include'])
     await unpackNpmPackage('npm@11', scratch.path, join(local, 'lib', 'node_modules', 'npm'), [])
@@ -52,7 +52,7 @@ export async function ensureStandInBase(): Promise<string> {
     symlinkSync('../lib/node_modules/npm/bin/npx-cli.js', join(local, 'bin', 'npx'))
     copyFileSync(HOST_CA_BUNDLE, join(rootfs, CA_INSIDE))
     const tarball = join(scratch.path, 'rootfs.tar')
-    await must('tar', ['-C', rootfs, '-cf', tarball, '.'], 300_000)
+    await must('tar', ['-C', rootfs, '-cf', tarball, '.'], { timeoutMs: 300_000 })
     await must(
       'podman',
       [
@@ -65,7 +65,7 @@ export async function ensureStandInBase(): Promise<string> {
         tarball,
         STAND_IN_BASE,
       ],
-      300_000,
+      { timeoutMs: 300_000 },
     )
     return STAND_IN_BASE
   } finally {
