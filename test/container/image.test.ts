@@ -95,6 +95,15 @@ describe('the container image', { skip: unavailable ?? false }, () => {
       assert.match(top, /^1\s+plantstore\s+node \/app\/bin\/plantstore serve\s*$/m)
     })
 
+    test('the service user may write /data but not the application, and the image holds no compiler', async () => {
+      assert.equal((await run('podman', ['exec', first, 'touch', '/data/.probe'])).code, 0)
+      for (const folder of ['/app', '/app/node_modules', '/usr/local/bin']) {
+        assert.notEqual((await run('podman', ['exec', first, 'touch', `${folder}/.probe`])).code, 0, `${folder} is not writable`)
+      }
+      const compilers = await run('podman', ['exec', first, 'sh', '-c', 'command -v g++ gcc cc make python3'])
+      assert.equal(compilers.stdout.trim(), '')
+    })
+
     test('exec … plantstore token create makes a token that creates a plant with id 2^53+1', async () => {
       token = (await must('podman', ['exec', first, 'plantstore', 'token', 'create', '--subject', 'gardener'])).trim()
       assert.match(token, /^pst_/)
