@@ -13,8 +13,17 @@ export const STAND_IN_IMAGES = {
   proxy: 'localhost/plantstore-stand-in-nginx:test',
 }
 
-/** Builds a Containerfile on the given base, the way these hosts can build. */
+async function imageId(tag: string): Promise<string | null> {
+  const result = await run('podman', ['image', 'inspect', '--format', '{{.Id}}', tag])
+  return result.code === 0 ? result.stdout.trim() : null
+}
+
+/**
+ * Builds a Containerfile on the given base, the way these hosts can build, and removes the image
+ * the tag named before: each run would otherwise leave half a gigabyte behind, untagged.
+ */
 async function build(tag: string, containerfile: string, context: string, baseImage: string): Promise<void> {
+  const previous = await imageId(tag)
   await must(
     'buildah',
     [
@@ -30,6 +39,7 @@ async function build(tag: string, containerfile: string, context: string, baseIm
     ],
     { timeoutMs: 1_800_000 },
   )
+  if (previous !== null && previous !== (await imageId(tag))) await run('podman', ['image', 'rm', previous])
 }
 
 /** The repository's Containerfile, as localhost/plantstore:test. */
