@@ -73,6 +73,11 @@ describe('the container image', { skip: unavailable ?? false }, () => {
     assert.deepEqual(JSON.parse(await inImage(['node_modules/fastify', 'node_modules/better-sqlite3'])), ['node_modules/fastify', 'node_modules/better-sqlite3'], 'the production dependencies are there')
   })
 
+  test('every symbolic link in /app resolves', async () => {
+    const dangling = await must('podman', ['run', '--rm', '--network', 'none', '--entrypoint', 'find', TEST_IMAGE, '/app', '-xtype', 'l'])
+    assert.equal(dangling.trim(), '')
+  })
+
   describe('a single node with SQLite on a volume', () => {
     const first = `plantstore-test-${suffix}-1`
     const second = `plantstore-test-${suffix}-2`
