@@ -27,7 +27,13 @@ const RECORD_EVERY_MS = 50
 /** How long a stop waits for attempts under way; their leases cover the rest. */
 const STOP_WAIT_MS = 3_000
 
-type Outcome = 'delivered' | 'retried' | 'given_up' | 'disabled'
+/** The `outcome` label of webhook_deliveries_total for each kind of outcome. */
+const OUTCOME_LABEL: Record<DeliveryOutcome['kind'], string> = {
+  delivered: 'delivered',
+  retry: 'retried',
+  'given-up': 'given_up',
+  disable: 'disabled',
+}
 
 const isSuccess = (result: AttemptResult): boolean => 'status' in result && result.status >= 200 && result.status < 300
 
@@ -147,13 +153,11 @@ export class DeliveryWorker {
     }
     stopTimer()
     const outcome = this.outcomeOf(claim, result)
-    const counted: Outcome =
-      outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'retried' : outcome.kind === 'disable' ? 'disabled' : 'given_up'
-    this.outcomes.inc({ outcome: counted })
+    this.outcomes.inc({ outcome: OUTCOME_LABEL[outcome.kind] })
     const where = { subscription: claim.subscriptionId, webhookId: claim.messageId, attempt: claim.attempt, result: outcome.result }
-    if (counted === 'given_up') this.log.warn(where, 'webhook event given up after its last attempt')
-    else if (counted === 'disabled') this.log.warn(where, 'webhook subscription disabled: the receiver answered 410 Gone')
-    else if (counted === 'retried') this.log.info({ ...where, retryInMs: outcome.kind === 'retry' ? outcome.afterMs : 0 }, 'webhook attempt failed')
+    if (outcome.kind === 'given-up') this.log.warn(where, 'webhook event given up after its last attempt')
+    else if (outcome.kind === 'disable') this.log.warn(where, 'webhook subscription disabled: the receiver answered 410 Gone')
+    else if (outcome.kind === 'retry') this.log.info({ ...where, retryInMs: outcome.afterMs }, 'webhook attempt failed')
     this.finished.push({ claim, outcome })
     if (this.finished.length >= MAX_IN_FLIGHT) void this.record()
     else this.recordTimer ??= setTimeout(() => void this.record(), RECORD_EVERY_MS)
