@@ -8,8 +8,9 @@ import { assertImagesBuilt, STAND_IN_IMAGES, TEST_IMAGE } from '../../support/co
 import { containersUnavailable, must, run } from '../../support/container/podman.js'
 import { freePort, waitUntil } from '../../support/container/waiting.js'
 import { REPO_ROOT } from '../../support/service.js'
+import { Api } from '../helpers/api.js'
 
-const BIG_ID = '9007199254740993' // 2^53 + 1
+const BIG_ID = 9007199254740993n // 2^53 + 1
 const COMPOSE_FILE = join(REPO_ROOT, 'compose.yaml')
 
 interface ComposeFile {
@@ -31,6 +32,7 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
   let env: Record<string, string>
   let url: string
   let admin: string
+  let api: Api
 
   const compose = (args: string[]) => must('podman-compose', ['--project-name', project, '--file', COMPOSE_FILE, ...args], { env, timeoutMs: 300_000 })
 
@@ -80,6 +82,7 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
 
   test('the proxy answers /readyz once PostgreSQL and both instances are up', async () => {
     await waitUntil('ready through the proxy', async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : null), 180_000)
+    api = await Api.connect(url)
   })
 
   test('the health checks compose.yaml declares pass for PostgreSQL and each instance', async () => {
@@ -93,22 +96,18 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
     const tokens = new Set((result.stdout + result.stderr).match(/pst_[A-Za-z0-9_-]{20,}/g))
     assert.equal(tokens.size, 1, 'exactly one token, though both instances started on the empty database')
     admin = [...tokens][0] ?? ''
-    assert.equal((await fetch(`${url}/plants`, { headers: { authorization: `Bearer ${admin}` } })).status, 200)
+    assert.equal((await api.request('GET', '/plants', { token: admin })).status, 200)
   })
 
   test('a token made with exec … plantstore token create creates id 2^53+1, and both instances serve it', async () => {
     const token = (await must('podman', ['exec', await container('plantstore-2'), 'plantstore', 'token', 'create', '--subject', 'gardener'])).trim()
-    const created = await fetch(`${url}/plants`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: `{"id":${BIG_ID},"name":"fern"}`,
-    })
-    assert.equal(created.status, 200, await created.text())
+    const created = await api.createPlant(token, { id: BIG_ID, name: 'fern' })
+    assert.equal(created.status, 200, created.text)
     assert.equal(created.headers.get('location'), `/plants/${BIG_ID}`)
     for (let i = 0; i < 6; i += 1) {
-      const plant = await fetch(`${url}/plants/${BIG_ID}`, { headers: { authorization: `Bearer ${token}` } })
+      const plant = await api.request('GET', `/plants/${BIG_ID}`, { token })
       assert.equal(plant.status, 200)
-      assert.deepEqual(await plant.json(), { name: 'fern' })
+      assert.deepEqual(plant.body, { name: 'fern' })
     }
     for (const service of ['plantstore-1', 'plantstore-2']) {
       await waitUntil(`${service} served the plant`, async () => ((await instanceLogs(service)).includes(`"url":"/plants/${BIG_ID}"`) ? true : null), 10_000)
@@ -116,7 +115,7 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
   })
 
   test('the instances take the client address from the proxy, not from a forged X-Forwarded-For', async () => {
-    const answer = await fetch(`${url}/healthz`, { headers: { 'x-forwarded-for': '203.0.113.7' } })
+    const answer = await api.request('GET', '/healthz', { headers: { 'x-forwarded-for': '203.0.113.7' } })
     assert.equal(answer.status, 200)
     const requestId = answer.headers.get('x-request-id')
     assert.ok(requestId)

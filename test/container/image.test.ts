@@ -7,8 +7,9 @@ import { assertImagesBuilt, TEST_IMAGE } from '../../support/container/image.js'
 import { containersUnavailable, must, run } from '../../support/container/podman.js'
 import { REPO_ROOT } from '../../support/service.js'
 import { freePort, waitUntil } from '../../support/container/waiting.js'
+import { Api } from '../helpers/api.js'
 
-const BIG_ID = '9007199254740993' // 2^53 + 1: a double would round it to its neighbour
+const BIG_ID = 9007199254740993n // 2^53 + 1: a double would round it to its neighbour
 
 const unavailable = await containersUnavailable()
 
@@ -43,7 +44,7 @@ describe('the container image', { skip: unavailable ?? false }, () => {
     await run('podman', ['volume', 'rm', '--force', volume])
   })
 
-  test('the image runs as a non-root user, serves on 8080 from 0.0.0.0 and keeps /data as a volume', async () => {
+  test('the image is set to run as a non-root user, on port 8080 of 0.0.0.0, with /data as a volume', async () => {
     const [config] = JSON.parse(await must('podman', ['image', 'inspect', TEST_IMAGE])) as {
       Config: { User: string; Env: string[]; ExposedPorts: Record<string, unknown>; Volumes: Record<string, unknown>; Entrypoint: string[]; Cmd: string[]; Labels: Record<string, string> }
     }[]
@@ -82,8 +83,12 @@ describe('the container image', { skip: unavailable ?? false }, () => {
     const first = `plantstore-test-${suffix}-1`
     const second = `plantstore-test-${suffix}-2`
     let token: string
+    let api: Api
 
-    before(() => start(first))
+    before(async () => {
+      await start(first)
+      api = await Api.connect(url)
+    })
 
     test('/readyz answers 200 and the first-start token is on standard error', async () => {
       assert.equal((await fetch(`${url}/readyz`)).status, 200)
@@ -91,7 +96,7 @@ describe('the container image', { skip: unavailable ?? false }, () => {
       const admin = /^(pst_\S+)$/m.exec(stderr)?.[1]
       assert.ok(admin, `no token in standard error: ${stderr}`)
       assert.ok(!stdout.includes(admin), 'the token is not in the log lines')
-      assert.equal((await fetch(`${url}/plants`, { headers: { authorization: `Bearer ${admin}` } })).status, 200)
+      assert.equal((await api.request('GET', '/plants', { token: admin })).status, 200)
     })
 
     test('node itself is PID 1 and runs as that user, not as root', async () => {
@@ -112,14 +117,10 @@ describe('the container image', { skip: unavailable ?? false }, () => {
     test('exec … plantstore token create makes a token that creates a plant with id 2^53+1', async () => {
       token = (await must('podman', ['exec', first, 'plantstore', 'token', 'create', '--subject', 'gardener'])).trim()
       assert.match(token, /^pst_/)
-      const created = await fetch(`${url}/plants`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: `{"id":${BIG_ID},"name":"fern"}`,
-      })
-      assert.equal(created.status, 200, await created.text())
+      const created = await api.createPlant(token, { id: BIG_ID, name: 'fern' })
+      assert.equal(created.status, 200, created.text)
       assert.equal(created.headers.get('location'), `/plants/${BIG_ID}`)
-      assert.equal((await fetch(`${url}/plants/9007199254740992`, { headers: { authorization: `Bearer ${token}` } })).status, 404)
+      assert.equal((await api.request('GET', `/plants/${BIG_ID - 1n}`, { token })).status, 404)
     })
 
     test('SIGTERM stops the container with exit code 0 within 10 s', async () => {
@@ -133,9 +134,9 @@ describe('the container image', { skip: unavailable ?? false }, () => {
 
     test('a new container on the same volume keeps the plant and makes no second first-start token', async () => {
       await start(second)
-      const plant = await fetch(`${url}/plants/${BIG_ID}`, { headers: { authorization: `Bearer ${token}` } })
+      const plant = await api.request('GET', `/plants/${BIG_ID}`, { token })
       assert.equal(plant.status, 200)
-      assert.deepEqual(await plant.json(), { name: 'fern' })
+      assert.deepEqual(plant.body, { name: 'fern' })
       assert.doesNotMatch((await logs(second)).stderr, /pst_/)
     })
   })
