@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { tempFolder } from '../support/service.js'
+import { type CheckoutService, canPin, startCheckout } from './checkout-service.js'
 import { CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
 
 /**
@@ -33,61 +31,15 @@ const scenario: Scenario = chosen
 const RATE = Number(flags.rate)
 const SECONDS = Number(flags.seconds)
 const ROUNDS = Number(flags.rounds)
-const pinned = spawnSync('taskset', ['-c', '0', 'true']).status === 0
+const pinned = canPin()
 
-interface Build {
-  checkout: string
-  url: string
-  token: string
-  child: ChildProcess
+interface Build extends CheckoutService {
   perRequest: number[]
-  remove: () => void
 }
 
 /** Nanoseconds the process's main thread has run on a CPU (its first thread has the process's id). */
 function mainThreadCpu(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0])
-}
-
-async function start(checkout: string): Promise<Build> {
-  const folder = tempFolder()
-  const env = { DATABASE_URL: `sqlite:${join(folder.path, 'compare.db')}` }
-  const cli = join(checkout, 'bin', 'plantstore')
-  const made = spawnSync(process.execPath, [cli, 'token', 'create', '--subject', 'compare'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    encoding: 'utf8',
-  })
-  if (made.status !== 0) throw new Error(`token create failed in ${checkout}: ${made.stderr}`)
-  const command = [process.execPath, cli, 'serve']
-  // taskset replaces itself with node, so the child's pid is the service's.
-  const child = spawn(pinned ? 'taskset' : (command[0] as string), pinned ? ['-c', '0', ...command] : command.slice(1), {
-    cwd: checkout,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let seen = ''
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString()
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:[0-9]+)/.exec(seen)
-      if (match === null) return
-      // From here the log is read and dropped, as a log collector would read it.
-      child.stdout?.off('data', onData).resume()
-      resolveUrl(match[1] as string)
-    }
-    child.stdout?.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`the service of ${checkout} exited with ${code}`)))
-  })
-  const token = made.stdout.trim()
-  // The list scenario reads a first page of 20 of the caller's plants.
-  for (let id = 1; scenario === LIST && id <= 100; id++) {
-    await fetch(`${url}/plants`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ id, name: `plant ${id}` }),
-    })
-  }
-  return { checkout, url, token, child, perRequest: [], remove: () => folder.remove() }
 }
 
 function drive(build: Build, seconds: number) {
@@ -105,7 +57,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const builds: Build[] = []
 try {
-  for (const checkout of checkouts) builds.push(await start(resolve(checkout)))
+  for (const checkout of checkouts) builds.push({ ...(await startCheckout(resolve(checkout), { pinned, scenario })), perRequest: [] })
   console.error(`${flags.scenario} at ${RATE} req/s each, ${pinned ? 'services pinned to CPU 0' : 'taskset missing: services NOT pinned'}`)
   for (let round = 0; round < ROUNDS; round++) {
     await Promise.all(builds.map((build) => drive(build, 2)))
@@ -123,9 +75,5 @@ try {
   }
   for (const build of builds) console.log(`median  ${build.checkout}  ${median(build.perRequest).toFixed(1)} µs/request`)
 } finally {
-  for (const build of builds) {
-    build.child.kill('SIGTERM')
-    await once(build.child, 'exit')
-    build.remove()
-  }
+  for (const build of builds) await build.stop()
 }
