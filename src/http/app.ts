@@ -6,7 +6,7 @@ import { guardWithToken } from '../auth/guard.js'
 import { OpaqueTokenAuthenticator } from '../auth/opaque-tokens.js'
 import type { Authenticator } from '../auth/principal.js'
 import type { Config } from '../config.js'
-import { registerMetrics } from '../observability/metrics.js'
+import { createRequestMetrics } from '../observability/metrics.js'
 import { RequestLogController } from '../observability/request-log.js'
 import { opsRoutes } from '../routes/ops.js'
 import { plantRoutes } from '../routes/plants.js'
@@ -67,9 +67,11 @@ async function authenticatorFor(store: PlantStore, config: AppConfig, metrics: R
 }
 
 export async function buildApp({ store, logger, config, now = Date.now }: AppOptions): Promise<FastifyInstance> {
+  const requestMetrics = createRequestMetrics()
+  const metrics = requestMetrics.registry
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    logController: new RequestLogController(),
+    logController: new RequestLogController(requestMetrics),
     genReqId: requestId,
     // The client address (rate limit per address, logs) comes from X-Forwarded-For only as far as this allows.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
@@ -101,7 +103,6 @@ export async function buildApp({ store, logger, config, now = Date.now }: AppOpt
     done()
   })
   registerGracefulClose(app)
-  const metrics = registerMetrics(app)
   store.registerMetrics?.(metrics)
 
   for (const schema of NAMED_SCHEMAS) app.addSchema(schema)

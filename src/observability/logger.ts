@@ -2,31 +2,18 @@ import cluster from 'node:cluster'
 import type { FastifyRequest } from 'fastify'
 import { type DestinationStream, pino, type Logger, type LoggerOptions } from 'pino'
 import { loggableUrl } from './safe-url.js'
+import { TurnBatchedDestination } from './turn-batched-destination.js'
 
-/** Lines are gathered until this many bytes are waiting, then written in one system call. */
-const MIN_WRITE_BYTES = 4096
-/** A quiet server's lines wait at most this long. */
-const FLUSH_EVERY_MS = 250
+/** A worker writes at most 8 KiB of whole lines at a time; alone, larger writes keep up with a busy server's log better. */
+const maxWrite = () => (cluster.isWorker ? 8 * 1024 : 16 * 1024)
 
 /**
- * JSON lines on standard output, written asynchronously in batches by pino's own destination
- * (`minLength`), so that a busy server makes one system call for many lines. `flushLogs`
- * writes what waits on a graceful stop; pino writes it synchronously at exit.
+ * JSON lines on standard output, the lines of one event-loop turn written together and
+ * asynchronously, so that a busy server makes one system call for many lines. `flushLogs`
+ * writes what waits on a graceful stop; at exit it is written synchronously.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino(
-    loggerOptions(level),
-    destination ??
-      pino.destination({
-        dest: 1,
-        sync: false,
-        minLength: MIN_WRITE_BYTES,
-        // A worker writes at most 8 KiB of whole lines at a time; alone, larger writes keep up
-        // with a busy server's log better.
-        maxWrite: cluster.isWorker ? 2 * MIN_WRITE_BYTES : 4 * MIN_WRITE_BYTES,
-        periodicFlush: FLUSH_EVERY_MS,
-      }),
-  )
+  return pino(loggerOptions(level), destination ?? new TurnBatchedDestination(1, maxWrite()))
 }
 
 function loggerOptions(level: string): LoggerOptions {

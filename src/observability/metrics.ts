@@ -1,32 +1,50 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 const LABELS = ['method', 'route', 'status_code'] as const
+const DURATION = 'http_request_duration_seconds'
 
-/** Request counts and latency by route and status, plus the process's own metrics, in a registry of this app's. */
-export function registerMetrics(app: FastifyInstance): Registry {
+export interface RequestMetrics {
+  registry: Registry
+  /** Counts one answered request; called once per response, by the request log controller. */
+  record(request: FastifyRequest, reply: FastifyReply): void
+}
+
+/**
+ * Request counts and latency by route and status, plus the process's own metrics, in a
+ * registry of this app's. A request costs one observation: `http_requests_total` is the
+ * histogram's count, read from it when the registry is scraped.
+ */
+export function createRequestMetrics(): RequestMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: LABELS,
-    registers: [registry],
-  })
   const duration = new Histogram({
-    name: 'http_request_duration_seconds',
+    name: DURATION,
     help: 'Time from request to the end of the response, by method, route pattern and status',
     labelNames: LABELS,
     buckets: DURATION_BUCKETS,
     registers: [registry],
   })
-  app.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, never the raw URL: ids and bad paths must not create new series.
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode }
-    requests.inc(labels)
-    duration.observe(labels, reply.elapsedTime / 1000)
-    done()
+  new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: LABELS,
+    registers: [registry],
+    async collect() {
+      this.reset()
+      for (const { metricName, labels, value } of (await duration.get()).values) {
+        if (metricName !== `${DURATION}_count`) continue
+        this.inc({ method: labels.method, route: labels.route, status_code: labels.status_code }, value)
+      }
+    },
   })
-  return registry
+  return {
+    registry,
+    record(request, reply) {
+      // The route pattern, never the raw URL: ids and bad paths must not create new series.
+      const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode }
+      duration.observe(labels, reply.elapsedTime / 1000)
+    },
+  }
 }

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { promisify } from 'node:util'
+import { REPO_ROOT } from '../support/service.js'
+import { wholeLineChunks } from '../src/observability/turn-batched-destination.js'
+
+const run = promisify(execFile)
+const LOGGER = join(REPO_ROOT, 'dist', 'src', 'observability', 'logger.js')
+
+/** A process that logs `count` lines in bursts over a few turns, then exits at once, as on the shutdown deadline. */
+const script = (count: number) => `
+  const { createLogger } = await import(${JSON.stringify(LOGGER)})
+  const logger = createLogger('info')
+  for (let i = 0; i < ${count}; i++) {
+    logger.info({ n: i, padding: 'x'.repeat(i % 300) }, 'line')
+    if (i % 400 === 399) await new Promise((resolve) => setImmediate(resolve))
+  }
+  process.exit(0)
+`
+
+test('every line logged before process.exit() is written, whole and in order', async () => {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script(3_000)], { maxBuffer: 64 * 1024 * 1024 })
+  const lines = stdout.trimEnd().split('\n')
+  assert.equal(lines.length, 3_000)
+  lines.forEach((line, i) => assert.equal((JSON.parse(line) as { n: number }).n, i))
+})
+
+test('lines are joined into chunks of whole lines within the write size; a longer line is a chunk of its own', () => {
+  const lines = ['a'.repeat(5) + '\n', 'b'.repeat(5) + '\n', 'c'.repeat(20) + '\n', 'd\n']
+  assert.deepEqual(wholeLineChunks(lines, 12), ['aaaaa\nbbbbb\n', 'c'.repeat(20) + '\n', 'd\n'])
+  assert.deepEqual(wholeLineChunks(['é\n', 'é\n'], 5), ['é\n', 'é\n'], 'bytes, not characters, are counted')
+  assert.deepEqual(wholeLineChunks([], 12), [])
+})
