@@ -12,6 +12,10 @@ export interface PostgresConfig {
   statementTimeoutMs: number
   /** Longest a request waits for a connection (new or from the pool). */
   connectTimeoutMs: number
+  /** Where `GET /plants` and `GET /plants/{id}` read (a standby); null = `url`. */
+  readUrl: string | null
+  /** Named prepared statements and startup settings; false keeps no session state (PgBouncer's transaction mode). */
+  preparedStatements: boolean
 }
 
 /** JWT access tokens of an identity provider (RFC 9068); off unless JWT_ISSUER is set. */
@@ -85,6 +89,7 @@ function parseDatabaseUrl(raw: string, env: NodeJS.ProcessEnv): DatabaseConfig {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
     if (path === '') throw new ConfigError(`DATABASE_URL 'sqlite:' needs a file path, as in sqlite:./data/plantstore.db`)
+    if (env.DATABASE_READ_URL) throw new ConfigError('DATABASE_READ_URL is for PostgreSQL only: DATABASE_URL must be postgres:// with it')
     return { kind: 'sqlite', path }
   }
   if (/^postgres(ql)?:\/\//.test(raw)) {
@@ -94,9 +99,24 @@ function parseDatabaseUrl(raw: string, env: NodeJS.ProcessEnv): DatabaseConfig {
       poolMax: integerIn('PG_POOL_MAX', env.PG_POOL_MAX || '10', 1, 1000),
       statementTimeoutMs: integerIn('PG_STATEMENT_TIMEOUT_MS', env.PG_STATEMENT_TIMEOUT_MS || '5000', 1, 3_600_000),
       connectTimeoutMs: integerIn('PG_CONNECT_TIMEOUT_MS', env.PG_CONNECT_TIMEOUT_MS || '5000', 1, 3_600_000),
+      readUrl: parseReadUrl(env.DATABASE_READ_URL),
+      preparedStatements: booleanIn('PG_PREPARED_STATEMENTS', env.PG_PREPARED_STATEMENTS, true),
     }
   }
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got '${raw.split(':')[0]}:…'`)
+}
+
+function parseReadUrl(raw: string | undefined): string | null {
+  if (!raw) return null
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(`DATABASE_READ_URL must start with postgres://, got '${raw.split(':')[0]}:…'`)
+  return raw
+}
+
+function booleanIn(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback
+  if (raw === 'true') return true
+  if (raw === 'false') return false
+  throw new ConfigError(`${name} must be true or false, got '${raw}'`)
 }
 
 function parseRedisUrl(raw: string | undefined): string | null {

@@ -7,15 +7,24 @@ import type { Config } from './config.js'
 import { buildApp } from './http/app.js'
 import { createLogger, flushLogs } from './observability/logger.js'
 import { openStore } from './store/open.js'
-import type { PlantStore } from './store/store.js'
+import { type PlantStore, StoreUnavailableError } from './store/store.js'
 import { superviseWorkers } from './workers.js'
 
 /** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
 const SHUTDOWN_DEADLINE_MS = 9_000
 
 /** On the very first start there is no way to call the API, so make one admin token and show it once. */
-async function createFirstToken(store: PlantStore, write: (text: string) => void): Promise<void> {
-  const first = await issueFirstToken(store, { subject: 'admin', scopes: SCOPES, name: 'first start', expiresAt: null })
+async function createFirstToken(store: PlantStore, write: (text: string) => void, logger?: Logger): Promise<void> {
+  let first: Awaited<ReturnType<typeof issueFirstToken>>
+  try {
+    first = await issueFirstToken(store, { subject: 'admin', scopes: SCOPES, name: 'first start', expiresAt: null })
+  } catch (error) {
+    // A server that cannot take writes now (a standby, a failover) must not keep the instance
+    // from serving reads; the token is made at the next start on a primary.
+    if (!(error instanceof StoreUnavailableError) || logger === undefined) throw error
+    logger.warn({ err: error }, 'the first-start token could not be made: the database takes no writes now')
+    return
+  }
   if (first === null) return
   write(
     `plantstore: first start: created token ${first.id} for subject "admin" with scopes ${SCOPES.join(' ')}.\n` +
@@ -62,17 +71,15 @@ export async function serve(config: Config): Promise<void> {
       config.workers,
       logger,
       async () => {
-        const store = await openStore(config.database)
-        await createFirstToken(store, showToken).finally(() => store.close())
+        const store = await openStore(config.database, logger)
+        await createFirstToken(store, showToken, logger).finally(() => store.close())
       },
       // PostgreSQL's claims let every worker deliver; SQLite's are one process's.
       { oneDeliverer: config.database.kind === 'sqlite' },
     )
   }
-  const store = await openStore(config.database, (error) =>
-    logger.warn({ err: error }, 'a database connection was closed; the pool will open a new one'),
-  )
-  if (!cluster.isWorker) await createFirstToken(store, showToken)
+  const store = await openStore(config.database, logger)
+  if (!cluster.isWorker) await createFirstToken(store, showToken, logger)
   const app = await buildApp({ store, logger, config })
   closeOnSignals(app, store, logger)
   await app.listen({ port: config.port, host: config.host })

@@ -199,9 +199,12 @@ describe('configuration', () => {
     ['WEBHOOK_ALLOWED_NETWORKS', { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1' }],
     ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: 'c2hvcnQ=' }],
     ['WEBHOOK_RETENTION', { WEBHOOK_RETENTION: 'forever' }],
+    ['DATABASE_READ_URL', { DATABASE_READ_URL: 'sqlite:./replica.db' }],
+    ['PG_PREPARED_STATEMENTS', { DATABASE_URL: 'postgres://127.0.0.1:1/plants', PG_PREPARED_STATEMENTS: 'no' }],
+    ['DATABASE_READ_URL', { DATABASE_URL: 'postgres://127.0.0.1:1/plants', DATABASE_READ_URL: 'mysql://replica/plants' }],
   ]
   for (const [variable, env] of badSettings) {
-    test(`${variable}=${Object.values(env)[0]} stops serve with a non-zero exit and one line naming ${variable}`, async () => {
+    test(`${variable}=${env[variable]} stops serve with a non-zero exit and one line naming ${variable}`, async () => {
       const result = await runCli(['serve'], env)
       assert.notEqual(result.code, 0)
       const lines = result.stderr.trim().split('\n')

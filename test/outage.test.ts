@@ -107,4 +107,48 @@ describe('a PostgreSQL outage under load', { skip }, () => {
     const lost = outcomes.filter((entry) => entry.outcome.status === 200 && !stored.has(`plant ${entry.id}`))
     assert.deepEqual(lost, [], 'nothing acknowledged is lost')
   })
+
+  test('connections cut in the middle of transactions (keyed creates) answer 503, never crash the process, and the key then makes one plant', async () => {
+    const statuses = new Map<number, number>()
+    const acknowledged = new Set<number>()
+    let running = true
+    let nextId = 100_000
+    const keyed = async (id: number) => {
+      const response = await fetch(`${service.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `cut-${id}` },
+        body: `{"id":${id},"name":"plant ${id}"}`,
+      })
+      const body = await response.text()
+      api.check('POST', '/plants', { status: response.status, headers: response.headers, text: body, body: JSON.parse(body) as unknown })
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+      if (response.status === 503) assert.ok(Number(response.headers.get('retry-after')) >= 1, 'a 503 says when to retry')
+      return response.status
+    }
+    const tried: number[] = []
+    const worker = async () => {
+      while (running) {
+        const id = nextId++
+        tried.push(id)
+        if ((await keyed(id)) === 200) acknowledged.add(id)
+      }
+    }
+    const workers = Array.from({ length: 8 }, worker)
+    // Every open connection of the service is cut, again and again, while transactions are open on them.
+    for (let cut = 0; cut < 30; cut++) {
+      await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}' AND pid <> pg_backend_pid()`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    running = false
+    await Promise.all(workers)
+    console.log(`cut transactions: answers ${JSON.stringify(Object.fromEntries(statuses))}`)
+    assert.equal(service.process.exitCode, null, 'the service is still running')
+    assert.deepEqual([...statuses.keys()].filter((status) => status !== 200 && status !== 503), [], 'only 200 and 503')
+    assert.ok((statuses.get(503) ?? 0) > 0, 'some transactions were cut')
+    // Each key retried once more: the plant exists exactly once, whether or not its first try committed.
+    for (const id of tried) assert.equal(await keyed(id), 200, `key cut-${id} answers 200 on retry`)
+    const stored = new Set((await api.listPlants(token)).map((plant) => plant.name))
+    assert.deepEqual(tried.filter((id) => !stored.has(`plant ${id}`)), [])
+    assert.equal((await api.request('GET', '/readyz')).status, 200)
+  })
 })

@@ -17,7 +17,7 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
     const metrics = new Registry()
     before(async () => {
       db = await freshDatabase(kind)
-      store = await PostgresStore.open({ kind, url: db.url, poolMax: 4, statementTimeoutMs: 5000, connectTimeoutMs: 5000 })
+      store = await PostgresStore.open({ kind, url: db.url, poolMax: 4, statementTimeoutMs: 5000, connectTimeoutMs: 5000, readUrl: null, preparedStatements: true })
       store.registerMetrics(metrics)
     })
     after(async () => {
@@ -27,7 +27,7 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
 
     const statements = async (operation: string) => {
       const text = await metrics.metrics()
-      const match = new RegExp(`^db_query_duration_seconds_count\\{operation="${operation}"\\} ([0-9]+)$`, 'm').exec(text)
+      const match = new RegExp(`^db_query_duration_seconds_count\\{operation="${operation}",pool="primary"\\} ([0-9]+)$`, 'm').exec(text)
       return Number(match?.[1] ?? 0)
     }
 

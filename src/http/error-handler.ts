@@ -18,10 +18,13 @@ const REQUEST_BODY_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'the body must be JSON, sent with Content-Type: application/json',
 }
 
+/** A failover or a restart of the database takes seconds: a client may try again this soon. */
+const RETRY_SOON = { 'retry-after': '2' }
+
 function answerFor(error: FastifyError | Error): Answer {
   if (error instanceof HttpError) return error
   if (error instanceof StoreUnavailableError) {
-    return { statusCode: 503, message: 'the database is unavailable; try again later' }
+    return { statusCode: 503, message: 'the database is unavailable; try again later', headers: RETRY_SOON }
   }
   const fastifyError = error as FastifyError
   if (fastifyError.validation) return { statusCode: 400, message: fastifyError.message }

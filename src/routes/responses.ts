@@ -65,7 +65,7 @@ const ERROR_MEANINGS: Record<number, [string, Headers?]> = {
   429: ['Too many requests for this token or client address', HEADERS.retryAfter],
   431: ['The request headers are too large'],
   500: ['A fault of the server; it is logged with the request id'],
-  503: ['The database is unavailable, or the service is shutting down; retry later'],
+  503: ['The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds', HEADERS.retryAfter],
 }
 
 /** Statuses any route can answer: sent by the HTTP layer, or by the path's other methods. */

@@ -7,6 +7,13 @@ export type { Plant }
 /** The store cannot serve now (unreachable, locked, disk full); the client may retry (503). */
 export class StoreUnavailableError extends Error {}
 
+/** What a store tells the operator: connections the database dropped, a read-only server at start. */
+export interface StoreLog {
+  warn(details: Record<string, unknown>, message: string): void
+}
+
+export const SILENT_STORE_LOG: StoreLog = { warn() {} }
+
 export interface NewPlant {
   id: bigint
   owner: string

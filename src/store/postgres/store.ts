@@ -1,7 +1,7 @@
-import pg from 'pg'
-import { Histogram, type Registry } from 'prom-client'
+import type pg from 'pg'
+import { Gauge, Histogram, type Registry } from 'prom-client'
 import type { PostgresConfig } from '../../config.js'
-import { gaugeReading } from '../../observability/collected-metrics.js'
+import { type Pools, isReadOnly, openPools, unavailableOr, withConnection } from './connections.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { pendingMigrations } from '../shared/migrations.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
@@ -30,6 +30,8 @@ import {
   type PlantPage,
   type PlantQuery,
   type PlantStore,
+  SILENT_STORE_LOG,
+  type StoreLog,
   StoreUnavailableError,
   type Subscription,
   type TokenRecord,
@@ -39,28 +41,6 @@ import {
 /** Keys of the advisory locks that serialise start-up work across instances. */
 const MIGRATION_LOCK = 7_250_001
 const FIRST_TOKEN_LOCK = 7_250_002
-
-/**
- * SQLSTATE classes and client error codes that mean "the database cannot serve now":
- * connection exceptions (08), invalid authorization (28), unknown database (3D000),
- * insufficient resources (53), operator intervention and cancelled statements (57),
- * a database that does not accept connections (55000), system errors (58).
- */
-const UNAVAILABLE_STATES = /^(08|28|3D|53|57|58)|^55000$/
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN'])
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable/
-
-function isUnavailable(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown }
-  if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code))) return true
-  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)
-}
-
-/** The error as the service should see it: StoreUnavailableError when the database cannot serve now. */
-function unavailableOr(error: unknown): unknown {
-  if (!isUnavailable(error) || error instanceof StoreUnavailableError) return error
-  return new StoreUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error })
-}
 
 /** The plant queries, one per combination of owner and tag filters, each a named prepared statement. */
 function plantSql(byOwner: boolean, byTag: boolean) {
@@ -105,54 +85,55 @@ function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[]
 
 const postgresTime = (time: Date) => time
 
+/** After the read server failed, reads go to the primary for this long before it is tried again. */
+const READ_RETRY_MS = 5_000
+
 export class PostgresStore implements PlantStore {
-  private queryDuration: Histogram<'operation'> | null = null
+  private queryDuration: Histogram<'operation' | 'pool'> | null = null
   private readonly keysInFlight = new KeysInFlight()
+  private readonly pool: pg.Pool
+  private readUnavailableUntil = 0
 
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(
+    private readonly pools: Pools,
+    private readonly preparedStatements: boolean,
+    private readonly log: StoreLog,
+  ) {
+    this.pool = pools.primary
+  }
 
-  /** Connects, migrates under an advisory lock (safe when several instances start at once). */
-  static async open(config: PostgresConfig, onPoolError: (error: Error) => void = () => {}): Promise<PostgresStore> {
-    const pool = new pg.Pool({
-      connectionString: config.url,
-      max: config.poolMax,
-      connectionTimeoutMillis: config.connectTimeoutMs,
-      idleTimeoutMillis: 30_000,
-      statement_timeout: config.statementTimeoutMs,
-      // The client gives up a little after the server should have cancelled: no request hangs on a lost connection.
-      query_timeout: config.statementTimeoutMs + 1_000,
-      application_name: 'plantstore',
-      // A commit is acknowledged only once it is durable, whatever the server's default.
-      options: '-c synchronous_commit=on',
-    })
-    // An idle connection that the server closes (restart, pg_terminate_backend) must not crash the process.
-    pool.on('error', onPoolError)
-    const store = new PostgresStore(pool)
+  /**
+   * Connects, migrates under an advisory lock (safe when several instances start at once). On a
+   * read-only server (an instance pointed at a standby) migrations are left to the primary:
+   * reads are served and writes answer 503.
+   */
+  static async open(config: PostgresConfig, log: StoreLog = SILENT_STORE_LOG): Promise<PostgresStore> {
+    const pools = await openPools(config, log)
+    const store = new PostgresStore(pools, config.preparedStatements, log)
     try {
       await store.migrate()
     } catch (error) {
-      await pool.end()
-      throw error
+      if (!isReadOnly((error as { cause?: unknown }).cause ?? error)) {
+        await store.endPools()
+        throw error
+      }
+      log.warn({}, 'the database is read-only (a standby): migrations are left to the primary; writes answer 503 until it takes writes')
     }
     return store
   }
 
   /** Runs `work` in a transaction of one pooled connection; a database that cannot serve is StoreUnavailableError. */
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect().catch((error: unknown) => {
-      throw unavailableOr(error)
-    })
-    try {
-      await client.query('BEGIN')
-      const result = await work(client)
-      await client.query('COMMIT')
-      return result
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw unavailableOr(error)
-    } finally {
-      client.release()
-    }
+  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return withConnection(
+      this.pool,
+      async (client) => {
+        await client.query('BEGIN')
+        const result = await work(client)
+        await client.query('COMMIT')
+        return result
+      },
+      (client) => client.query('ROLLBACK'),
+    )
   }
 
   /** A transaction that first waits for the advisory lock `lockKey`: instances take turns. */
@@ -179,16 +160,38 @@ export class PostgresStore implements PlantStore {
     })
   }
 
-  /** Runs a named prepared statement; `name` is also the operation label of its latency metric. */
-  private async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    const stop = this.queryDuration?.startTimer({ operation: name })
+  /**
+   * Runs a statement, a named prepared one unless PG_PREPARED_STATEMENTS=false (a transaction
+   * pooler has no session to keep it in); `name` is also the operation label of its latency
+   * metric. The pool drops a connection whose query failed.
+   */
+  private async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[], pool = this.pool): Promise<pg.QueryResult<R>> {
+    const stop = this.queryDuration?.startTimer({ operation: name, pool: pool === this.pool ? 'primary' : 'read' })
     try {
-      return await this.pool.query<R>({ name, text, values })
+      return await pool.query<R>(this.preparedStatements ? { name, text, values } : { text, values })
     } catch (error) {
       throw unavailableOr(error)
     } finally {
       stop?.()
     }
+  }
+
+  /**
+   * A read for DATABASE_READ_URL's server when there is one; while it cannot be reached, the
+   * primary answers instead, and the read server is tried again after READ_RETRY_MS.
+   */
+  private async read<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    const replica = this.pools.read
+    if (replica !== null && Date.now() >= this.readUnavailableUntil) {
+      try {
+        return await this.query<R>(name, text, values, replica)
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error
+        this.readUnavailableUntil = Date.now() + READ_RETRY_MS
+        this.log.warn({ err: error, retryInMs: READ_RETRY_MS }, 'the read database is unavailable; reading from the primary')
+      }
+    }
+    return this.query<R>(name, text, values)
   }
 
   // The creates, and the deletes, of one turn of the event loop go to the server as one
@@ -314,7 +317,7 @@ export class PostgresStore implements PlantStore {
     const range = idRange(query)
     if (range === null || limit <= 0) return EMPTY_PAGE
     const { name, text } = plantSqlFor(query).list
-    const result = await this.query<{ json: string | null; count: number; last_id: string | null }>(
+    const result = await this.read<{ json: string | null; count: number; last_id: string | null }>(
       name,
       text,
       this.plantValues(query, range, limit),
@@ -328,7 +331,7 @@ export class PostgresStore implements PlantStore {
     const range = idRange(query)
     if (range === null || n <= 0) return null
     const { name, text } = plantSqlFor(query).nthId
-    const result = await this.query<{ id: string }>(name, text, this.plantValues(query, range, n - 1))
+    const result = await this.read<{ id: string }>(name, text, this.plantValues(query, range, n - 1))
     const row = result.rows[0]
     return row === undefined ? null : BigInt(row.id)
   }
@@ -336,8 +339,8 @@ export class PostgresStore implements PlantStore {
   async getPlant(id: bigint, owner: string | null): Promise<Plant | null> {
     const result =
       owner === null
-        ? await this.query<{ name: string; tag: string | null }>('get_plant', 'SELECT name, tag FROM plants WHERE id = $1', [String(id)])
-        : await this.query<{ name: string; tag: string | null }>(
+        ? await this.read<{ name: string; tag: string | null }>('get_plant', 'SELECT name, tag FROM plants WHERE id = $1', [String(id)])
+        : await this.read<{ name: string; tag: string | null }>(
             'get_own_plant',
             'SELECT name, tag FROM plants WHERE id = $1 AND owner = $2',
             [String(id), owner],
@@ -518,27 +521,45 @@ export class PostgresStore implements PlantStore {
     return result.rowCount ?? 0
   }
 
+  /** Ready only while a writable primary answers: a standby serves reads but no write. */
   async ping(): Promise<void> {
-    await this.query('ping', 'SELECT 1', [])
+    const result = await this.query<{ standby: boolean }>('ping', 'SELECT pg_is_in_recovery() AS standby', [])
+    if (result.rows[0]?.standby !== false) throw new StoreUnavailableError('the database is a standby (read-only): no writable primary answers')
   }
 
-  /** Pool use and query latency, for /metrics. */
+  /** Pool use and query latency by pool (`primary`, and `read` with DATABASE_READ_URL), for /metrics. */
   registerMetrics(registry: Registry): void {
-    const pool = this.pool
-    gaugeReading(registry, 'db_pool_connections', 'Connections the pool holds, busy or idle', () => pool.totalCount)
-    gaugeReading(registry, 'db_pool_idle_connections', 'Connections of the pool waiting for work', () => pool.idleCount)
-    gaugeReading(registry, 'db_pool_waiting_requests', 'Queries waiting for a free connection', () => pool.waitingCount)
+    const pools = Object.entries({ primary: this.pools.primary, read: this.pools.read }).filter(
+      (entry): entry is [string, pg.Pool] => entry[1] !== null,
+    )
+    const poolGauge = (name: string, help: string, read: (pool: pg.Pool) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['pool'],
+        registers: [registry],
+        collect() {
+          for (const [label, pool] of pools) this.set({ pool: label }, read(pool))
+        },
+      })
+    poolGauge('db_pool_connections', 'Connections the pool holds, busy or idle', (pool) => pool.totalCount)
+    poolGauge('db_pool_idle_connections', 'Connections of the pool waiting for work', (pool) => pool.idleCount)
+    poolGauge('db_pool_waiting_requests', 'Queries waiting for a free connection', (pool) => pool.waitingCount)
     this.queryDuration = new Histogram({
       name: 'db_query_duration_seconds',
-      help: 'Time of each database query, by operation, including the wait for a connection',
-      labelNames: ['operation'],
+      help: 'Time of each database query, by operation and pool, including the wait for a connection',
+      labelNames: ['operation', 'pool'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     })
   }
 
+  private async endPools(): Promise<void> {
+    await Promise.all([this.pools.primary.end(), this.pools.read?.end()])
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.creates.flush(), this.deletes.flush()])
-    await this.pool.end()
+    await this.endPools()
   }
 }

@@ -493,13 +493,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unavailable, or the service is shutting down; retry later */
+            /** @description The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
                     /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -786,13 +788,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unavailable, or the service is shutting down; retry later */
+            /** @description The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
                     /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1037,13 +1041,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unavailable, or the service is shutting down; retry later */
+            /** @description The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
                     /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1259,13 +1265,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unavailable, or the service is shutting down; retry later */
+            /** @description The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
                     /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1479,13 +1487,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unavailable, or the service is shutting down; retry later */
+            /** @description The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
                     /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1657,13 +1667,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unavailable, or the service is shutting down; retry later */
+            /** @description The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
                     /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1860,13 +1872,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unavailable, or the service is shutting down; retry later */
+            /** @description The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
                     /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2080,13 +2094,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unavailable, or the service is shutting down; retry later */
+            /** @description The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds */
             503: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
                     /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,129 @@
+import pg from 'pg'
+import type { PostgresConfig } from '../../config.js'
+import { type StoreLog, StoreUnavailableError } from '../store.js'
+
+/**
+ * SQLSTATE classes and client error codes that mean "this server cannot serve now":
+ * a read-only transaction on a standby (25006), connection exceptions (08), invalid
+ * authorization (28), unknown database (3D000), insufficient resources (53), operator
+ * intervention: admin shutdown, cannot connect now, cancelled statements (57), a database
+ * that does not accept connections (55000), system errors (58).
+ */
+const UNAVAILABLE_STATES = /^(08|28|3D|53|57|58)|^55000$|^25006$/
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN'])
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable/
+
+export function isUnavailable(error: unknown): boolean {
+  if (error instanceof StoreUnavailableError) return true
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code))) return true
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)
+}
+
+/** The error as the service should see it: StoreUnavailableError when the database cannot serve now. */
+export function unavailableOr(error: unknown): unknown {
+  if (!isUnavailable(error) || error instanceof StoreUnavailableError) return error
+  return new StoreUnavailableError(`database unavailable: ${(error as Error).message}`, { cause: error })
+}
+
+export const isReadOnly = (error: unknown) => (error as { code?: unknown }).code === '25006'
+
+/**
+ * The server's `synchronous_commit` for a new session of this role. The service never sets a
+ * weaker one than the server's: a session's `synchronous_commit=on` would silently undo a
+ * cluster's `remote_apply`. Only `off`, which would acknowledge writes a crash can lose, is raised.
+ */
+async function serverSynchronousCommit(config: PostgresConfig): Promise<string> {
+  const client = new pg.Client({ connectionString: config.url, connectionTimeoutMillis: config.connectTimeoutMs })
+  // A connection the server ends while this one query runs must not be an unhandled 'error'.
+  client.on('error', () => {})
+  try {
+    await client.connect()
+    const result = await client.query<{ setting: string }>("SELECT current_setting('synchronous_commit') AS setting")
+    return result.rows[0]?.setting ?? 'on'
+  } catch (error) {
+    throw unavailableOr(error)
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+function poolOptions(config: PostgresConfig, url: string, raiseSynchronousCommit: boolean): pg.PoolConfig {
+  return {
+    connectionString: url,
+    max: config.poolMax,
+    connectionTimeoutMillis: config.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    // The client gives up a little after the server should have cancelled: no request hangs on a lost connection.
+    query_timeout: config.statementTimeoutMs + 1_000,
+    application_name: 'plantstore',
+    // Startup settings are session state, which a transaction pooler refuses (PgBouncer: "unsupported
+    // startup parameter"); without them the role's or database's own statement_timeout applies.
+    ...(config.preparedStatements
+      ? {
+          statement_timeout: config.statementTimeoutMs,
+          ...(raiseSynchronousCommit ? { options: '-c synchronous_commit=on' } : {}),
+        }
+      : {}),
+  }
+}
+
+export interface Pools {
+  primary: pg.Pool
+  /** DATABASE_READ_URL's pool, or null. */
+  read: pg.Pool | null
+}
+
+/**
+ * The pools of DATABASE_URL and DATABASE_READ_URL. A server whose default would acknowledge
+ * commits that are not durable (`synchronous_commit=off`) gets `on` for the service's sessions;
+ * without session settings (PG_PREPARED_STATEMENTS=false) that cannot be done, and it is refused.
+ */
+export async function openPools(config: PostgresConfig, log: StoreLog): Promise<Pools> {
+  const raise = (await serverSynchronousCommit(config)) === 'off'
+  if (raise && !config.preparedStatements) {
+    throw new Error(
+      "the database's synchronous_commit is off, so a crash could lose acknowledged writes, and PG_PREPARED_STATEMENTS=false " +
+        'lets the service set no session setting: set it on for the role (ALTER ROLE … SET synchronous_commit = on)',
+    )
+  }
+  const open = (url: string, name: string) => {
+    const pool = new pg.Pool(poolOptions(config, url, raise))
+    // A connection that the server or a proxy closes while idle (restart, failover) must not crash the process.
+    pool.on('error', (error) => log.warn({ err: error, pool: name }, 'a database connection was closed; the pool will open a new one'))
+    return pool
+  }
+  return { primary: open(config.url, 'primary'), read: config.readUrl === null ? null : open(config.readUrl, 'read') }
+}
+
+/**
+ * Runs `work` on a connection checked out of `pool`. A connection cut while checked out (HAProxy
+ * ends every session at a failover) emits 'error' on the client itself, which would end the
+ * process without a listener; such a connection, or one that errs as unavailable (a standby's
+ * 25006), is released with the error so that the pool drops it and the next request opens a new
+ * one, through the proxy, to whoever leads now.
+ */
+export async function withConnection<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, cleanUp?: (client: pg.PoolClient) => Promise<unknown>): Promise<T> {
+  const client = await pool.connect().catch((error: unknown) => {
+    throw unavailableOr(error)
+  })
+  let broken: Error | undefined
+  const onError = (error: Error) => {
+    broken ??= error
+  }
+  client.on('error', onError)
+  try {
+    return await work(client)
+  } catch (error) {
+    if (broken === undefined && isUnavailable(error)) broken = error as Error
+    if (broken === undefined && cleanUp !== undefined) {
+      await cleanUp(client).catch((cleanUpError: unknown) => {
+        broken = cleanUpError as Error
+      })
+    }
+    throw unavailableOr(error)
+  } finally {
+    client.off('error', onError)
+    client.release(broken)
+  }
+}
