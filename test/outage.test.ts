@@ -118,6 +118,8 @@ describe('a PostgreSQL outage under load', { skip }, () => {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `cut-${id}` },
         body: `{"id":${id},"name":"plant ${id}"}`,
+      }).catch((error: unknown) => {
+        throw new Error(`no answer (the service ${service.process.exitCode === null ? 'runs' : 'exited'}): ${service.stderr().slice(-2000)}`, { cause: error })
       })
       const body = await response.text()
       api.check('POST', '/plants', { status: response.status, headers: response.headers, text: body, body: JSON.parse(body) as unknown })

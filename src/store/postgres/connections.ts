@@ -1,5 +1,5 @@
 import pg from 'pg'
-import type { PostgresConfig } from '../../config.js'
+import type { PostgresConfig } from '../../config/config.js'
 import { type StoreLog, StoreUnavailableError } from '../store.js'
 
 /**
@@ -96,34 +96,69 @@ export async function openPools(config: PostgresConfig, log: StoreLog): Promise<
   return { primary: open(config.url, 'primary'), read: config.readUrl === null ? null : open(config.readUrl, 'read') }
 }
 
+interface CheckedOut {
+  client: pg.PoolClient
+  /** The error the connection emitted while checked out, if any. */
+  broken(): Error | undefined
+  /** Gives the connection back; with an error (or once broken) the pool drops it. */
+  release(error?: Error): void
+}
+
 /**
- * Runs `work` on a connection checked out of `pool`. A connection cut while checked out (HAProxy
- * ends every session at a failover) emits 'error' on the client itself, which would end the
- * process without a listener; such a connection, or one that errs as unavailable (a standby's
- * 25006), is released with the error so that the pool drops it and the next request opens a new
- * one, through the proxy, to whoever leads now.
+ * A connection of `pool` with an 'error' listener from the first instant. A connection cut
+ * while checked out (HAProxy ends every session at a failover) emits 'error' on the client
+ * itself, which ends the process when nobody listens. The listener is attached in the pool's
+ * callback, not after an awaited promise: a message parsed from the same network chunk as the
+ * connection's first ReadyForQuery (a backend terminated just after it started) would find no
+ * listener in between.
  */
-export async function withConnection<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, cleanUp?: (client: pg.PoolClient) => Promise<unknown>): Promise<T> {
-  const client = await pool.connect().catch((error: unknown) => {
-    throw unavailableOr(error)
+function checkOut(pool: pg.Pool): Promise<CheckedOut> {
+  return new Promise((resolve, reject) => {
+    pool.connect((error, client, done) => {
+      if (error || client === undefined) {
+        reject(unavailableOr(error))
+        return
+      }
+      let broken: Error | undefined
+      const onError = (cause: Error) => {
+        broken ??= cause
+      }
+      client.on('error', onError)
+      resolve({
+        client,
+        broken: () => broken,
+        release(releaseError) {
+          client.off('error', onError)
+          done(releaseError ?? broken)
+        },
+      })
+    })
   })
-  let broken: Error | undefined
-  const onError = (error: Error) => {
-    broken ??= error
-  }
-  client.on('error', onError)
+}
+
+/**
+ * Runs `work` on a connection checked out of `pool`. A connection that broke, or that errs as
+ * unavailable (a standby's 25006), is released with the error so that the pool drops it and the
+ * next request opens a new one, through the proxy, to whoever leads now.
+ */
+export async function withConnection<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  cleanUp?: (client: pg.PoolClient) => Promise<unknown>,
+): Promise<T> {
+  const connection = await checkOut(pool)
+  let failure: Error | undefined
   try {
-    return await work(client)
+    return await work(connection.client)
   } catch (error) {
-    if (broken === undefined && isUnavailable(error)) broken = error as Error
-    if (broken === undefined && cleanUp !== undefined) {
-      await cleanUp(client).catch((cleanUpError: unknown) => {
-        broken = cleanUpError as Error
+    if (isUnavailable(error)) failure = error as Error
+    else if (connection.broken() === undefined && cleanUp !== undefined) {
+      await cleanUp(connection.client).catch((cleanUpError: unknown) => {
+        failure = cleanUpError as Error
       })
     }
     throw unavailableOr(error)
   } finally {
-    client.off('error', onError)
-    client.release(broken)
+    connection.release(failure)
   }
 }
