@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { get } from 'node:http'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { type TestDatabase, seedPlants } from '../support/databases.js'
 import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../support/service.js'
@@ -11,57 +10,25 @@ import { type DeliveryLatency, deliveryLatency } from './deliveries.js'
 import { type LoadResult, residentMemory, runLoad } from './load.js'
 import { startBaseline } from './start-baseline.js'
 import { CONNECTIONS, CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
+import { type Comparison, DEFAULT_STORE, type StoreReport, p99Cell, report, shownRatio } from './report.js'
+import { subscription } from './service-api.js'
+import {
+  DELIVERY_RATE,
+  DELIVERY_SECONDS,
+  IDLE_SETTLE_MS,
+  LARGE,
+  MEASURE_SECONDS,
+  OWNERS,
+  ROUNDS,
+  SMALL_STORE,
+  WARMUP_SECONDS,
+  WEBHOOK_ENV,
+  WEBHOOK_LABEL,
+  WORKERS_LABEL,
+  quick,
+} from './settings.js'
 
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
-const quick = flags.quick === true
-const WARMUP_SECONDS = quick ? 0.5 : 3
-const MEASURE_SECONDS = quick ? 1.5 : 10
-const ROUNDS = quick ? 1 : 2
-/** Rows of the large scenarios; --quick keeps the harness honest, not the figures. */
-const LARGE = quick ? 100_000 : 1_000_000
-const OWNERS = 1_000
-/** The plants of the store that `big` is held to (the issue's "1,000-plant figures"). */
-const SMALL_STORE = 1_000
-/**
- * Idle RSS is read once the process has been idle this long. V8 gives back the young
- * generation that start-up grew at the first of its checks, 8 s apart from the first full GC
- * (about 0.5 s after start), that finds the process allocating little: seen at 8 to 12 s in
- * earlier sessions and at 16 or 24 s in later ones. 45 s covers five checks.
- */
-const IDLE_SETTLE_MS = 45_000
-
-const WORKERS_LABEL = '(WORKERS=2)'
-const WEBHOOK_LABEL = 'create (1 webhook)'
-/** The steady rate and duration at which webhook delivery must keep up. */
-const DELIVERY_RATE = 1_000
-const DELIVERY_SECONDS = quick ? 2 : 10
-/** Every event must arrive within this time of its plant's acknowledgement. */
-const DELIVERY_TARGET_MS = 2_000
-/** The bench's receivers listen on loopback. */
-const WEBHOOK_ENV = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }
-
-async function webhookCall(method: string, url: string, token: string, body?: string): Promise<string> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  const answer = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
-  const text = await answer.text()
-  if (!answer.ok) throw new Error(`${method} ${url} answered ${answer.status}: ${text}`)
-  return text
-}
-
-/** A subscription of the token's subject to `url`, which `renew` replaces by a new one (dropping what is pending). */
-async function subscription(serviceUrl: string, token: string, url: string) {
-  const make = async () => (JSON.parse(await webhookCall('POST', `${serviceUrl}/webhooks`, token, JSON.stringify({ url }))) as { id: string }).id
-  let id = await make()
-  const drop = () => webhookCall('DELETE', `${serviceUrl}/webhooks/${id}`, token)
-  return {
-    drop,
-    async renew() {
-      await drop()
-      id = await make()
-    },
-  }
-}
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
 
 /**
  * `create` with one subscription whose receiver (a bare node:http process, like the baseline)
@@ -94,20 +61,6 @@ async function benchWebhooks(service: Service, target: Target, baseline: Target,
   return { comparison, delivery }
 }
 
-interface Comparison {
-  scenario: string
-  service: LoadResult
-  baseline: LoadResult
-  ratio: number
-  /** The service on a store of 1,000 plants, measured in the same rounds: what a large store is held to. */
-  smallStore?: LoadResult
-  /** The service's p99 of each round (`service.p99` is their mean), in autocannon's whole milliseconds. */
-  serviceP99s: number[]
-}
-
-/** Three decimals, cut rather than rounded: a ratio shown as meeting its target (0.850) does. */
-const shownRatio = (ratio: number) => (Math.floor(ratio * 1000) / 1000).toFixed(3)
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
 
 function average(results: LoadResult[]): LoadResult {
   return {
@@ -210,13 +163,6 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<TestDatabase>
   return { kind, url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
 
-interface StoreReport {
-  kind: string
-  comparisons: Comparison[]
-  delivery: DeliveryLatency
-  listAll: { firstByteMs: number; totalMs: number; bytes: number; startRss: number; idleRss: number; peakAboveIdle: number }
-}
-
 async function benchStore(kind: 'sqlite' | 'postgres'): Promise<StoreReport> {
   const db = await benchDatabase(kind)
   const databases = [db]
@@ -299,101 +245,6 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<StoreReport> {
     baseline.process.kill('SIGTERM')
     await Promise.all(databases.map((database) => database.drop()))
   }
-}
-
-const MiB = 2 ** 20
-/** A scenario's p99 may be at most this many times the baseline's p99 in the same rounds. */
-const P99_RATIO = 2
-const baselineColumns = (comparison: Comparison) => `${comparison.baseline.requestsPerSecond.toFixed(0)} | ${comparison.baseline.p99}`
-const mark = (ok: boolean) => (ok ? 'met' : '**MISSED**')
-/** The mean p99, with each round's beside it when there were several. */
-const p99Cell = (comparison: Comparison) =>
-  comparison.serviceP99s.length > 1 ? `${comparison.service.p99} (${comparison.serviceP99s.join(', ')})` : `${comparison.service.p99}`
-
-/** The store of `npm start`'s defaults: the issue's targets are for it; other stores are measured against them for information. */
-const DEFAULT_STORE = 'sqlite'
-
-function report(stores: StoreReport[]): { text: string; allMet: boolean } {
-  const lines: string[] = []
-  /** One line per store: which targets it missed, so that one store's misses do not hide another's result. */
-  const verdicts: string[] = []
-  let allMet = true
-  for (const store of stores) {
-    const misses: string[] = []
-    const check = (ok: boolean, what: string) => {
-      if (!ok) misses.push(what)
-      return mark(ok)
-    }
-    const targets: Record<string, { ratio: number; large?: true }> = {
-      list: { ratio: 0.5 },
-      create: { ratio: 0.5 },
-      mixed: { ratio: 0.45 },
-      [WEBHOOK_LABEL]: { ratio: 0.45 },
-      'big list': { ratio: 0.85, large: true },
-      'big create': { ratio: 0.85, large: true },
-    }
-    lines.push(`### ${store.kind}`, '')
-    lines.push('| scenario | req/s | p50 ms | p99 ms (each round) | server peak RSS MiB | baseline req/s | baseline p99 ms | ratio | target | |')
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|---|')
-    for (const comparison of store.comparisons) {
-      const target = targets[comparison.scenario]
-      if (target === undefined) {
-        lines.push(
-          `| ${comparison.scenario} | ${comparison.service.requestsPerSecond.toFixed(0)} | ${comparison.service.p50} | ` +
-            `${p99Cell(comparison)} | ${(comparison.service.peakRss / MiB).toFixed(1)} (all processes) | ${baselineColumns(comparison)} | ` +
-            `${shownRatio(comparison.ratio)}× | none: not a default, for its gain | |`,
-        )
-        continue
-      }
-      const small = target.large ? comparison.smallStore : undefined
-      if (target.large && small === undefined) throw new Error(`${comparison.scenario} was measured without its small store`)
-      const shown = small ? comparison.service.requestsPerSecond / small.requestsPerSecond : comparison.ratio
-      const ratioOk = shown >= target.ratio
-      const latencyOk = target.large === true || comparison.service.p99 <= P99_RATIO * comparison.baseline.p99
-      const failures = comparison.service.failures + (small?.failures ?? 0)
-      const failuresOk = failures === 0
-      const missed = [!ratioOk && 'ratio', !latencyOk && 'p99', !failuresOk && 'failures'].filter(Boolean).join(', ')
-      const goal = small
-        ? `≥ ${target.ratio}× of ${small.requestsPerSecond.toFixed(0)} req/s on a ${SMALL_STORE}-plant store, in the same rounds`
-        : `≥ ${target.ratio}×, p99 ≤ ${P99_RATIO}× the baseline's`
-      lines.push(
-        `| ${comparison.scenario} | ${comparison.service.requestsPerSecond.toFixed(0)} | ${comparison.service.p50} | ` +
-          `${p99Cell(comparison)} | ${(comparison.service.peakRss / MiB).toFixed(1)} | ` +
-          `${baselineColumns(comparison)} | ${shownRatio(comparison.ratio)}× | ${goal}` +
-          `${small ? ` → ${shownRatio(shown)}` : ''}${failures ? `, ${failures} failures` : ''} | ` +
-          `${check(ratioOk && latencyOk && failuresOk, `${comparison.scenario} (${missed})`)}${missed ? ` (${missed})` : ''} |`,
-      )
-    }
-    const delivery = store.delivery
-    const deliveryOk = delivery.missing === 0 && delivery.max <= DELIVERY_TARGET_MS
-    lines.push('')
-    lines.push('| webhook delivery | value | target | |')
-    lines.push('|---|---:|---|---|')
-    lines.push(`| events, at ${DELIVERY_RATE} creates/s for ${DELIVERY_SECONDS} s | ${delivery.events} (${delivery.missing} missing) | | |`)
-    lines.push(
-      `| acknowledgement → receipt, p50 / p99 / max | ${delivery.p50.toFixed(1)} / ${delivery.p99.toFixed(1)} / ${delivery.max.toFixed(1)} ms | ` +
-        `every event within ${DELIVERY_TARGET_MS} ms | ${check(deliveryOk, 'webhook delivery')} |`,
-    )
-    const all = store.listAll
-    lines.push('')
-    lines.push('| list-all | value | target | |')
-    lines.push('|---|---:|---|---|')
-    lines.push(`| plants streamed | ${LARGE} (${(all.bytes / MiB).toFixed(1)} MiB) | | |`)
-    lines.push(`| time to first byte | ${all.firstByteMs.toFixed(1)} ms | < 50 ms | ${check(all.firstByteMs < 50, 'list-all (first byte)')} |`)
-    lines.push(`| total time | ${(all.totalMs / 1000).toFixed(2)} s | | |`)
-    lines.push(`| server peak RSS above idle | ${(all.peakAboveIdle / MiB).toFixed(1)} MiB | < 64 MiB | ${check(all.peakAboveIdle < 64 * MiB, 'list-all (peak RSS)')} |`)
-    lines.push(`| RSS 1 s after start | ${(all.startRss / 1e6).toFixed(1)} MB | | |`)
-    lines.push(
-      `| idle RSS after start (idle ${IDLE_SETTLE_MS / 1000} s) | ${(all.idleRss / 1e6).toFixed(1)} MB | < 80 MB | ${check(all.idleRss < 80e6, 'idle RSS')} |`,
-    )
-    lines.push('')
-    const isDefault = store.kind === DEFAULT_STORE
-    if (isDefault) allMet &&= misses.length === 0
-    const verdict = misses.length === 0 ? 'every target met' : `**MISSED**: ${misses.join(', ')}`
-    verdicts.push(`- ${store.kind}${isDefault ? ' (the default store)' : ' (not the default; for information)'}: ${verdict}`)
-  }
-  lines.push(...verdicts, '')
-  return { text: lines.join('\n'), allMet }
 }
 
 async function main(): Promise<void> {

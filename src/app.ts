@@ -1,28 +1,27 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import type { Registry } from 'prom-client'
-import { guardWithToken } from '../auth/guard.js'
-import { OpaqueTokenAuthenticator } from '../auth/opaque-tokens.js'
-import type { Authenticator } from '../auth/principal.js'
-import type { Config } from '../config.js'
-import { createRequestMetrics } from '../observability/metrics.js'
-import { RequestLogController } from '../observability/request-log.js'
-import { opsRoutes } from '../routes/ops.js'
-import { plantRoutes } from '../routes/plants.js'
-import { webhookRoutes } from '../routes/webhooks.js'
-import { NAMED_SCHEMAS, PATTERN_MEANINGS } from '../routes/schemas.js'
-import type { PlantStore } from '../store/store.js'
-import { registerBacklogMetrics } from '../webhooks/delivery-worker.js'
-import { startDeliveries } from '../webhooks/start.js'
-import { documentOptions } from './document.js'
-import { clientError, frameworkError, sendError } from './error-handler.js'
-import { errorBody } from './errors.js'
-import { BODY_LIMIT, registerJsonBodyParser } from './json-body.js'
-import { methodNotAllowed } from './method-not-allowed.js'
-import { requestId } from './request-id.js'
-import { registerGracefulClose } from './shutdown.js'
-import { createValidatorCompiler } from './validation.js'
+import { guardWithToken } from './auth/guard.js'
+import { OpaqueTokenAuthenticator } from './auth/opaque-tokens.js'
+import type { Authenticator } from './auth/principal.js'
+import type { Config } from './config/config.js'
+import { type HasMetrics, RequestMetrics, createRegistry } from './observability/metrics.js'
+import { RequestLogController } from './observability/request-log.js'
+import { opsRoutes } from './routes/ops.js'
+import { plantRoutes } from './routes/plants.js'
+import { webhookRoutes } from './routes/webhooks.js'
+import { NAMED_SCHEMAS, PATTERN_MEANINGS } from './api/schemas.js'
+import type { PlantStore } from './store/store.js'
+import { BacklogMetrics } from './webhooks/backlog-metrics.js'
+import { startDeliveries } from './webhooks/start.js'
+import { documentOptions } from './http/document.js'
+import { clientError, frameworkError, sendError } from './http/error-handler.js'
+import { errorBody } from './http/errors.js'
+import { BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js'
+import { methodNotAllowed } from './http/method-not-allowed.js'
+import { requestId } from './http/request-id.js'
+import { registerGracefulClose } from './lifecycle/shutdown.js'
+import { createValidatorCompiler } from './http/validation.js'
 
 type AppConfig = Pick<
   Config,
@@ -59,16 +58,17 @@ const trustHops =
  * Opaque tokens from the store, and an identity provider's JWTs beside them when JWT_ISSUER is
  * set (jose is loaded only then, like the other optional parts: idle memory stays small).
  */
-async function authenticatorFor(store: PlantStore, config: AppConfig, metrics: Registry, now: () => number): Promise<Authenticator> {
+async function authenticatorFor(store: PlantStore, config: AppConfig, now: () => number): Promise<{ authenticator: Authenticator; parts: HasMetrics[] }> {
   const opaque = new OpaqueTokenAuthenticator(store, now)
-  if (config.jwt === null) return opaque
-  const { EitherTokenAuthenticator, JwtAuthenticator } = await import('../auth/jwt-tokens.js')
-  return new EitherTokenAuthenticator(opaque, new JwtAuthenticator(config.jwt, metrics, now))
+  if (config.jwt === null) return { authenticator: opaque, parts: [] }
+  const { EitherTokenAuthenticator, JwtAuthenticator } = await import('./auth/jwt-tokens.js')
+  const jwt = new JwtAuthenticator(config.jwt, now)
+  return { authenticator: new EitherTokenAuthenticator(opaque, jwt), parts: [jwt] }
 }
 
 export async function buildApp({ store, logger, config, now = Date.now }: AppOptions): Promise<FastifyInstance> {
-  const requestMetrics = createRequestMetrics()
-  const metrics = requestMetrics.registry
+  const requestMetrics = new RequestMetrics()
+  const metrics = createRegistry()
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new RequestLogController(requestMetrics),
@@ -103,22 +103,21 @@ export async function buildApp({ store, logger, config, now = Date.now }: AppOpt
     done()
   })
   registerGracefulClose(app)
-  store.registerMetrics?.(metrics)
 
   for (const schema of NAMED_SCHEMAS) app.addSchema(schema)
   await app.register(swagger, documentOptions(app, config.publicUrl))
-  if (config.corsOrigins !== null) await (await import('./cors.js')).registerCors(app, config.corsOrigins)
+  if (config.corsOrigins !== null) await (await import('./http/cors.js')).registerCors(app, config.corsOrigins)
   // With CORS on, OPTIONS belongs to the preflight on every path.
   const allowedMethods = methodNotAllowed(app, config.corsOrigins === null ? [] : ['OPTIONS'])
   await app.register(opsRoutes, { store, metrics })
-  const authenticator = await authenticatorFor(store, config, metrics, now)
+  const { authenticator, parts: authParts } = await authenticatorFor(store, config, now)
   await app.register(async (guarded) => {
     await guardWithToken(guarded, { authenticator, rateLimit: config.rateLimit, redisUrl: config.redisUrl })
     await guarded.register(plantRoutes, { store, idempotencyTtlMs: config.idempotencyTtlMs })
     await guarded.register(webhookRoutes, { store, config: config.webhooks })
   })
-  if (config.webhooks.deliver) startDeliveries(app, store, config.webhooks, metrics)
-  registerBacklogMetrics(store, metrics)
+  const deliveries = config.webhooks.deliver ? [startDeliveries(app, store, config.webhooks)] : []
+  for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store), ...deliveries]) part.registerMetrics(metrics)
   allowedMethods.finish()
   await app.register(swaggerUi, { routePrefix: '/docs' })
   return app

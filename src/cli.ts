@@ -1,17 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig, loadDotEnv } from './config.js'
+import { ConfigError, loadConfig, loadDotEnv } from './config/config.js'
 import { serve } from './server.js'
-import { openStore } from './store/open.js'
+import { openStore } from './open-store.js'
 import type { PlantStore, TokenRecord } from './store/store.js'
 import { issueToken } from './auth/issue-token.js'
-import { DEFAULT_SCOPES, type Scope, isScope, parseDuration } from './auth/tokens.js'
+import { DEFAULT_SCOPES, SCOPES, type Scope, isScope } from './api/scopes.js'
+import { parseDuration } from './config/duration.js'
 
 const USAGE = `usage: plantstore <command>
   serve                                   start the HTTP service (npm start)
   migrate                                 bring the database schema up to date and exit
   token create --subject S [--scope plants:read,plants:write] [--expires-in 30d] [--name LABEL]
-                                          make a token and print only the token
+                                          make a token and print only the token; scopes:
+                                          plants:read, plants:write, plants:admin, webhooks:manage
   token list [--json]                     one line per token: id, subject, scopes, created, expires, revoked,
                                           name; with --json one JSON array; never the token itself
   token revoke ID                         revoke a token by its id
@@ -36,7 +38,7 @@ function parseScopes(text: string): Scope[] {
   const scopes = text.split(',').map((scope) => scope.trim())
   const unknown = scopes.filter((scope) => !isScope(scope))
   if (unknown.length > 0 || scopes.length === 0) {
-    throw new UsageError(`unknown scope '${unknown.join(',')}': use plants:read, plants:write, plants:admin`)
+    throw new UsageError(`unknown scope '${unknown.join(',')}': use ${SCOPES.join(', ')}`)
   }
   return [...new Set(scopes as Scope[])]
 }

@@ -1,6 +1,6 @@
-import type { DatabaseConfig } from '../config.js'
-import { SqliteStore } from './sqlite/store.js'
-import { type PlantStore, SILENT_STORE_LOG, type StoreLog } from './store.js'
+import type { DatabaseConfig } from './config/config.js'
+import { SqliteStore } from './store/sqlite/store.js'
+import { type PlantStore, SILENT_STORE_LOG, type StoreLog } from './store/store.js'
 
 /**
  * Opens the store that DATABASE_URL names, with its schema brought up to date.
@@ -12,7 +12,7 @@ export async function openStore(database: DatabaseConfig, log: StoreLog = SILENT
       return SqliteStore.open(database.path)
     case 'postgres': {
       // Loaded only when used: the driver costs a SQLite deployment ~10 MB of memory for nothing.
-      const { PostgresStore } = await import('./postgres/store.js')
+      const { PostgresStore } = await import('./store/postgres/store.js')
       return PostgresStore.open(database, log)
     }
   }

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type JWK, SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose'
-import { Registry } from 'prom-client'
 import { EitherTokenAuthenticator, JwtAuthenticator } from '../src/auth/jwt-tokens.js'
 import { OpaqueTokenAuthenticator } from '../src/auth/opaque-tokens.js'
-import { loadConfig } from '../src/config.js'
+import { loadConfig } from '../src/config/config.js'
 import { STORE_KINDS } from '../support/databases.js'
 import { runCli } from '../support/service.js'
 import { type InProcessFixture, buildFixture } from './helpers/in-process.js'
@@ -144,7 +143,6 @@ for (const kind of STORE_KINDS) {
 }
 
 describe('the provider\'s keys', () => {
-  const registry = () => new Registry()
   const jwtConfig = (issuer: string) => {
     const config = loadConfig({ JWT_ISSUER: issuer, JWT_AUDIENCE: AUDIENCE }).jwt
     assert.ok(config)
@@ -155,7 +153,7 @@ describe('the provider\'s keys', () => {
     const first = await startIdentityProvider(CLIENTS)
     const port = Number(new URL(first.issuer).port)
     // A short refetch interval, so that the test need not wait the 30 s of production.
-    const authenticator = new JwtAuthenticator(jwtConfig(first.issuer), registry(), Date.now, 50)
+    const authenticator = new JwtAuthenticator(jwtConfig(first.issuer), Date.now, 50)
     const oldToken = await first.token('gardener', 'plants:read')
     assert.equal((await authenticator.authenticate(oldToken))?.subject, 'gardener')
     await first.stop()
@@ -170,13 +168,13 @@ describe('the provider\'s keys', () => {
     }
 
     await new Promise((resolve) => setTimeout(resolve, 60))
-    const cachedAgain = new JwtAuthenticator(jwtConfig(first.issuer), registry(), Date.now, 50)
+    const cachedAgain = new JwtAuthenticator(jwtConfig(first.issuer), Date.now, 50)
     await assert.rejects(Promise.resolve(cachedAgain.authenticate(oldToken)), /cannot be fetched/, 'no key was ever fetched: 503')
   })
 
   test('provider down: a token of a fetched key still works; an unknown kid is a 503, not a 401', async () => {
     const idp = await startIdentityProvider(CLIENTS)
-    const authenticator = new JwtAuthenticator(jwtConfig(idp.issuer), registry(), Date.now, 50)
+    const authenticator = new JwtAuthenticator(jwtConfig(idp.issuer), Date.now, 50)
     const [first, second] = [await idp.token('gardener', 'plants:read'), await idp.token('gardener', 'plants:read')]
     assert.notEqual(first, second)
     assert.equal((await authenticator.authenticate(first))?.subject, 'gardener')

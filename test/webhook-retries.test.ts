@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { loadConfig } from '../src/config.js'
-import { openStore } from '../src/store/open.js'
+import { loadConfig } from '../src/config/config.js'
+import { openStore } from '../src/open-store.js'
 import { retryDelay } from '../src/webhooks/retry.js'
 import { STORE_KINDS, freshDatabase } from '../support/databases.js'
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../http/errors.js'
 import type { Authenticator, Principal } from './principal.js'
 import type { RequestLimiter } from './rate-limit.js'
-import type { Scope } from './tokens.js'
+import type { Scope } from '../api/scopes.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,9 +1,11 @@
 import { type JWTPayload, errors, jwtVerify } from 'jose'
 import { Counter, type Registry } from 'prom-client'
-import type { JwtConfig } from '../config.js'
+import type { HasMetrics } from '../observability/metrics.js'
+import type { JwtConfig } from '../config/config.js'
 import type { Authenticator, Principal } from './principal.js'
 import { ProviderKeys } from './provider-keys.js'
-import { type Scope, hashToken, isScope } from './tokens.js'
+import { type Scope, isScope } from '../api/scopes.js'
+import { hashToken } from './tokens.js'
 
 const CACHE_ENTRIES = 10_000
 
@@ -31,30 +33,33 @@ function scopesOf(payload: JWTPayload): Set<Scope> {
  * by the hash of the token and never past its `exp`, so a repeated token costs a hash and a
  * lookup, as an opaque one does.
  */
-export class JwtAuthenticator implements Authenticator {
+export class JwtAuthenticator implements Authenticator, HasMetrics {
   private readonly cache = new Map<string, Verified>()
   private readonly keys: ProviderKeys
-  private readonly verifications: Counter<'result'>
+  private readonly verifications = new Counter({
+    name: 'jwt_verifications_total',
+    help: 'JWT access tokens verified (cached answers not counted), by result',
+    labelNames: ['result'],
+    registers: [],
+  })
+  private readonly fetches = new Counter({
+    name: 'jwks_fetches_total',
+    help: "Fetches of the identity provider's keys, by result",
+    labelNames: ['result'],
+    registers: [],
+  })
 
   constructor(
     private readonly config: JwtConfig,
-    registry: Registry,
     private readonly now: () => number = Date.now,
     refetchAfterMs?: number,
   ) {
-    this.verifications = new Counter({
-      name: 'jwt_verifications_total',
-      help: 'JWT access tokens verified (cached answers not counted), by result',
-      labelNames: ['result'],
-      registers: [registry],
-    })
-    const fetches = new Counter({
-      name: 'jwks_fetches_total',
-      help: 'Fetches of the identity provider\'s keys, by result',
-      labelNames: ['result'],
-      registers: [registry],
-    })
-    this.keys = new ProviderKeys(config.issuer, config.jwksUrl, (result) => fetches.inc({ result }), refetchAfterMs)
+    this.keys = new ProviderKeys(config.issuer, config.jwksUrl, (result) => this.fetches.inc({ result }), refetchAfterMs)
+  }
+
+  registerMetrics(registry: Registry): void {
+    registry.registerMetric(this.verifications)
+    registry.registerMetric(this.fetches)
   }
 
   authenticate(token: string): Principal | null | Promise<Principal | null> {

@@ -1,4 +1,4 @@
-import type { Scope } from './tokens.js'
+import type { Scope } from '../api/scopes.js'
 
 /** Who is calling, as established from the bearer token. */
 export interface Principal {
@@ -9,7 +9,8 @@ export interface Principal {
 
 /**
  * Token in, principal out (null when the token is not valid now): at once when the answer is
- * known in memory, else as a promise. JWT verification will fit here too.
+ * known in memory, else as a promise. Opaque `pst_` tokens (opaque-tokens.ts) and an identity
+ * provider's JWTs (jwt-tokens.ts) both answer through it.
  */
 export interface Authenticator {
   authenticate(token: string): Principal | null | Promise<Principal | null>

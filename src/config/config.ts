@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import ipaddr from 'ipaddr.js'
-import { parseDuration } from './auth/tokens.js'
+import { parseDuration } from './duration.js'
 
 export interface PostgresConfig {
   kind: 'postgres'

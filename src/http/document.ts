@@ -1,5 +1,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
+import { EVENT_TYPES } from '../api/events.js'
 
 const DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
 A caller sees only its own plants; a token with the scope plants:admin sees every plant.
@@ -14,38 +15,6 @@ export const SCOPE_MEANINGS = {
   'plants:admin': 'Access every plant, whoever owns it',
   'webhooks:manage': 'Make, list and delete webhook subscriptions',
 } as const
-
-const WEBHOOK_HEADER = (name: string, description: string, example: string) => ({
-  in: 'header' as const,
-  name,
-  required: true,
-  description,
-  schema: { type: 'string' as const, maxLength: 200, examples: [example] },
-})
-
-/** What a subscriber receives: declared as the source document of this API declares it. */
-const NEW_PLANT_WEBHOOK = {
-  post: {
-    operationId: 'newPlant',
-    summary: 'A plant was created',
-    description:
-      'Sent to each subscription (POST /webhooks) active when a plant was created, once the create is committed; at least once, so deduplicate by webhook-id. ' +
-      'Verify webhook-signature on the raw body before parsing it (Standard Webhooks), and read the id without rounding: it is an int64. ' +
-      'Any 2xx within WEBHOOK_TIMEOUT_MS is success; anything else is retried after WEBHOOK_RETRY_DELAYS (Retry-After may lengthen the wait), and 410 Gone disables the subscription. Redirects are not followed.',
-    tags: ['webhooks'],
-    security: [],
-    parameters: [
-      WEBHOOK_HEADER('webhook-id', 'The id of this event for this subscription: the same on every retry', 'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77'),
-      WEBHOOK_HEADER('webhook-timestamp', 'When this attempt was sent, in Unix seconds', '1795507200'),
-      WEBHOOK_HEADER('webhook-signature', "v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_", 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
-    ],
-    requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
-    responses: {
-      '200': { description: 'Received (any 2xx will do)' },
-      '410': { description: 'Gone: the subscription is disabled and sent nothing more' },
-    },
-  },
-}
 
 /**
  * Where clients reach the API: PUBLIC_URL when set, else the address the service listens on
@@ -91,7 +60,7 @@ export function documentOptions(app: FastifyInstance, publicUrl: string | null):
         { name: 'webhooks', description: 'Subscriptions to new plants, and the newPlant webhook they receive' },
         { name: 'operations', description: 'Health, readiness and metrics; no token needed' },
       ],
-      webhooks: { newPlant: NEW_PLANT_WEBHOOK },
+      webhooks: Object.fromEntries(EVENT_TYPES.map((event) => [event.name, event.webhook])),
     },
     // Named schemas keep their names under components, so generated clients get named types.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

@@ -1,4 +1,4 @@
-import { MESSAGE_MAX_LENGTH } from '../routes/schemas.js'
+import { MESSAGE_MAX_LENGTH } from '../api/schemas.js'
 
 /** An error whose status and message are safe to show to the client. */
 export class HttpError extends Error {

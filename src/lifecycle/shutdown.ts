@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { shuttingDown } from './errors.js'
+import { shuttingDown } from '../http/errors.js'
 
 /**
  * Behaviour while the app closes: requests that arrive on open connections get a 503 Error,

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { pruneEveryMinute } from './pruning.js'
+import { pruneEveryMinute } from '../lifecycle/pruning.js'
 import { HttpError, badRequest } from '../http/errors.js'
 import type { NewPlant, PlantStore } from '../store/store.js'
 

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
 import { documentText } from '../http/document.js'
 import { metricsExposition } from '../observability/cluster-metrics.js'
-import { HEADERS, errorResponses, response } from './responses.js'
-import { StatusSchema } from './schemas.js'
+import { HEADERS, errorResponses, response } from '../api/responses.js'
+import { StatusSchema } from '../api/schemas.js'
 import type { PlantStore } from '../store/store.js'
 
 interface OpsRoutesOptions {

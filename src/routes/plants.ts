@@ -4,7 +4,7 @@ import { duplicatePlant, plantNotFound } from '../http/errors.js'
 import type { NewPlant, PlantStore } from '../store/store.js'
 import { fingerprint, idempotencyKey, keyInFlight, keyMismatch, pruneExpiredKeys } from './idempotency.js'
 import { listPlants } from './plant-list.js'
-import { HEADERS, errorResponses, response } from './responses.js'
+import { HEADERS, errorResponses, response } from '../api/responses.js'
 import {
   IdempotencyHeaders,
   ListQuery,
@@ -15,7 +15,7 @@ import {
   type PlantIdParamsType,
   PlantSchema,
   ref,
-} from './schemas.js'
+} from '../api/schemas.js'
 
 interface PlantRoutesOptions {
   store: PlantStore

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { type Principal, visibleOwner } from '../auth/principal.js'
-import type { WebhookConfig } from '../config.js'
+import type { WebhookConfig } from '../config/config.js'
 import { HttpError, badRequest } from '../http/errors.js'
 import type { PlantStore, Subscription } from '../store/store.js'
 import { AddressPolicy } from '../webhooks/address-policy.js'
 import { newSecret, sealSecret } from '../webhooks/secrets.js'
-import { errorResponses, response } from './responses.js'
+import { errorResponses, response } from '../api/responses.js'
 import {
   CreatedSubscriptionSchema,
   NewSubscriptionSchema,
@@ -17,7 +17,7 @@ import {
   SubscriptionSchema,
   type SubscriptionBody,
   ref,
-} from './schemas.js'
+} from '../api/schemas.js'
 
 interface WebhookRoutesOptions {
   store: PlantStore

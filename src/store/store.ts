@@ -1,6 +1,6 @@
-import type { Registry } from 'prom-client'
-import type { Scope } from '../auth/tokens.js'
-import type { Plant } from '../routes/schemas.js'
+import type { HasMetrics } from '../observability/metrics.js'
+import type { Scope } from '../api/scopes.js'
+import type { Plant } from '../api/schemas.js'
 
 export type { Plant }
 
@@ -130,7 +130,7 @@ export interface NewToken {
  * Everything the service keeps. Writes are durable when their promise resolves.
  * Implementations: SQLite (embedded default) and PostgreSQL (shared by many instances).
  */
-export interface PlantStore {
+export interface PlantStore extends HasMetrics {
   /** false when a plant with this id already exists, whoever owns it. */
   createPlant(plant: NewPlant): Promise<boolean>
   /**
@@ -181,7 +181,5 @@ export interface PlantStore {
 
   /** Resolves when the database answers. */
   ping(): Promise<void>
-  /** Adds the store's own metrics (pool, query latency) to the registry, where it has any. */
-  registerMetrics?(registry: Registry): void
   close(): Promise<void>
 }

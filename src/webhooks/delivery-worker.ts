@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks'
 import type { FastifyBaseLogger } from 'fastify'
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
-import type { WebhookConfig } from '../config.js'
+import { Counter, Histogram, type Registry } from 'prom-client'
+import type { HasMetrics } from '../observability/metrics.js'
+import type { WebhookConfig } from '../config/config.js'
 import type { ClaimedDelivery, DeliveryOutcome, FinishedDelivery, PlantStore } from '../store/store.js'
 import type { AttemptResult, Sender } from './sender.js'
 import { retryDelay } from './retry.js'
@@ -48,7 +49,7 @@ function describe(result: AttemptResult): string {
  * claim. Many workers (one per instance on PostgreSQL) share the work without sending an event
  * twice at once; an attempt cut off by a crash is due again when its lease ends.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements HasMetrics {
   private running = false
   private loop: Promise<void> = Promise.resolve()
   private readonly underWay = new Set<Promise<void>>()
@@ -59,28 +60,29 @@ export class DeliveryWorker {
   private finished: FinishedDelivery[] = []
   private recordTimer: NodeJS.Timeout | undefined
   private readonly recording = new Set<Promise<void>>()
-  private readonly outcomes: Counter<'outcome'>
-  private readonly duration: Histogram
+  private readonly outcomes = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook attempts by outcome: delivered (2xx), retried, given_up (after the last retry) or disabled (410 Gone)',
+    labelNames: ['outcome'],
+    registers: [],
+  })
+  private readonly duration = new Histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: 'Time of each webhook attempt, from the request to the answer or the failure',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [],
+  })
 
   constructor(
     private readonly store: PlantStore,
     private readonly sender: Sender,
     private readonly config: WebhookConfig,
     private readonly log: FastifyBaseLogger,
-    registry: Registry,
-  ) {
-    this.outcomes = new Counter({
-      name: 'webhook_deliveries_total',
-      help: 'Webhook attempts by outcome: delivered (2xx), retried, given_up (after the last retry) or disabled (410 Gone)',
-      labelNames: ['outcome'],
-      registers: [registry],
-    })
-    this.duration = new Histogram({
-      name: 'webhook_delivery_duration_seconds',
-      help: 'Time of each webhook attempt, from the request to the answer or the failure',
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: [registry],
-    })
+  ) {}
+
+  registerMetrics(registry: Registry): void {
+    registry.registerMetric(this.outcomes)
+    registry.registerMetric(this.duration)
   }
 
   start(): void {
@@ -190,32 +192,4 @@ export class DeliveryWorker {
     const afterMs = retryDelay(claim.attempt, this.config.retryDelaysMs, retryAfterS)
     return afterMs === null ? { kind: 'given-up', result: text } : { kind: 'retry', afterMs, result: text }
   }
-}
-
-/**
- * The outbox's backlog for /metrics, read from the database at scrape time. Every process
- * reads the same rows, so under WORKERS the processes' values are combined by max, not summed.
- */
-export function registerBacklogMetrics(store: PlantStore, registry: Registry): void {
-  let reading: ReturnType<PlantStore['webhookBacklog']> | null = null
-  const backlog = () => (reading ??= store.webhookBacklog().finally(() => (reading = null)))
-  new Gauge({
-    name: 'webhook_pending_events',
-    help: 'Webhook events not yet delivered or given up',
-    aggregator: 'max',
-    registers: [registry],
-    async collect() {
-      this.set((await backlog()).pending)
-    },
-  })
-  new Gauge({
-    name: 'webhook_oldest_pending_age_seconds',
-    help: 'Age of the oldest webhook event not yet delivered or given up; 0 when none is pending',
-    aggregator: 'max',
-    registers: [registry],
-    async collect() {
-      const oldest = (await backlog()).oldestCreatedAt
-      this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest.getTime()) / 1000))
-    },
-  })
 }

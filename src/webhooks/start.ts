@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import type { Registry } from 'prom-client'
-import type { WebhookConfig } from '../config.js'
-import { pruneEveryMinute } from '../routes/pruning.js'
+import type { WebhookConfig } from '../config/config.js'
+import { pruneEveryMinute } from '../lifecycle/pruning.js'
 import type { PlantStore } from '../store/store.js'
 import { AddressPolicy } from './address-policy.js'
 import { DeliveryWorker } from './delivery-worker.js'
@@ -12,10 +11,11 @@ import { Sender } from './sender.js'
  * (a stop claims nothing more; leases cover what is cut off). Finished events are pruned
  * after the retention period.
  */
-export function startDeliveries(app: FastifyInstance, store: PlantStore, config: WebhookConfig, metrics: Registry): void {
+export function startDeliveries(app: FastifyInstance, store: PlantStore, config: WebhookConfig): DeliveryWorker {
   const sender = new Sender(new AddressPolicy(config.allowedNetworks), config.timeoutMs)
-  const worker = new DeliveryWorker(store, sender, config, app.log, metrics)
+  const worker = new DeliveryWorker(store, sender, config, app.log)
   app.addHook('onReady', async () => worker.start())
   app.addHook('preClose', async () => worker.stop())
   pruneEveryMinute(app, 'finished webhook events', config.retentionMs, (before, limit) => store.pruneDeliveries(before, limit))
+  return worker
 }

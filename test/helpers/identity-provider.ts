@@ -70,7 +70,9 @@ export async function startIdentityProvider(
       },
     },
   })
-  server.on('request', provider.callback())
+  const handle = provider.callback()
+  // oidc-provider (Koa) answers its own errors; its promise only says when the answer is done.
+  server.on('request', (request, response) => void handle(request, response))
   return {
     issuer,
     signingKey: key,

@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { Gauge, Histogram, type Registry } from 'prom-client'
-import type { PostgresConfig } from '../../config.js'
+import type { PostgresConfig } from '../../config/config.js'
+import { NEW_PLANT } from '../../api/events.js'
 import { type Pools, isReadOnly, openPools, unavailableOr, withConnection } from './connections.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { pendingMigrations } from '../shared/migrations.js'
@@ -10,7 +11,6 @@ import {
   type SubscriptionRow,
   TOKEN_COLUMNS,
   type TokenRow,
-  eventBody,
   toPlant,
   toSubscription,
   toTokenRecord,
@@ -74,7 +74,8 @@ interface PlantTarget {
 const idKey = (write: { id: bigint }) => String(write.id)
 
 /** The events of created plants (`c`): one per subscription active now that covers the owner. */
-const INSERT_EVENTS = 'INSERT INTO webhook_deliveries (subscription_id, plant_id, body)'
+const INSERT_EVENTS = 'INSERT INTO webhook_deliveries (subscription_id, event, plant_id, body)'
+const NEW_PLANT_EVENT = `'${NEW_PLANT.name}'`
 const ACTIVE_SUBSCRIPTIONS = 'JOIN webhook_subscriptions s ON s.disabled_at IS NULL AND (s.all_plants OR s.subject = c.owner)'
 
 /** For each write, in order, whether the statement changed its id. */
@@ -204,9 +205,9 @@ export class PostgresStore implements PlantStore {
       const result = await this.query<{ id: string }>(
         'create_plant',
         `WITH created AS (INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id, owner), ` +
-          `events AS (${INSERT_EVENTS} SELECT s.id, c.id, $5 FROM created c ${ACTIVE_SUBSCRIPTIONS}) ` +
+          `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, $5 FROM created c ${ACTIVE_SUBSCRIPTIONS}) ` +
           'SELECT id FROM created',
-        [String(plant.id), plant.owner, plant.name, plant.tag, eventBody(plant)],
+        [String(plant.id), plant.owner, plant.name, plant.tag, NEW_PLANT.body(plant)],
       )
       return [result.rowCount === 1]
     }
@@ -214,14 +215,14 @@ export class PostgresStore implements PlantStore {
       'create_plants',
       'WITH input AS (SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[]) AS i (id, owner, name, tag, body)), ' +
         'created AS (INSERT INTO plants (id, owner, name, tag) SELECT id, owner, name, tag FROM input ON CONFLICT (id) DO NOTHING RETURNING id, owner), ' +
-        `events AS (${INSERT_EVENTS} SELECT s.id, c.id, i.body FROM created c JOIN input i ON i.id = c.id ${ACTIVE_SUBSCRIPTIONS}) ` +
+        `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, i.body FROM created c JOIN input i ON i.id = c.id ${ACTIVE_SUBSCRIPTIONS}) ` +
         'SELECT id FROM created',
       [
         plants.map((plant) => String(plant.id)),
         plants.map((plant) => plant.owner),
         plants.map((plant) => plant.name),
         plants.map((plant) => plant.tag),
-        plants.map(eventBody),
+        plants.map((plant) => NEW_PLANT.body(plant)),
       ],
     )
     return changedIds(plants, result.rows)
@@ -274,9 +275,9 @@ export class PostgresStore implements PlantStore {
         )
         const created = inserted.rowCount === 1
         if (created) {
-          await client.query(`${INSERT_EVENTS} SELECT s.id, $1, $2 FROM (SELECT $3::text AS owner) c ${ACTIVE_SUBSCRIPTIONS}`, [
+          await client.query(`${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, $1, $2 FROM (SELECT $3::text AS owner) c ${ACTIVE_SUBSCRIPTIONS}`, [
             String(plant.id),
-            eventBody(plant),
+            NEW_PLANT.body(plant),
             plant.owner,
           ])
         }

@@ -1,5 +1,5 @@
-import type { Scope } from '../../auth/tokens.js'
-import type { NewPlant, Plant, Subscription, TokenRecord } from '../store.js'
+import type { Scope } from '../../api/scopes.js'
+import type { Plant, Subscription, TokenRecord } from '../store.js'
 
 export const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoked_at'
 
@@ -29,12 +29,6 @@ export function toTokenRecord<T>(row: TokenRow<T>, toDate: (time: T) => Date): T
 /** The Plant shape of the API from a row: `tag` is left out when it is NULL. */
 export function toPlant(row: { name: string; tag: string | null }): Plant {
   return row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag }
-}
-
-/** The body of a newPlant event: the NewPlant of the API, its id an exact integer literal. */
-export function eventBody(plant: NewPlant): string {
-  const tag = plant.tag === null ? '' : `,"tag":${JSON.stringify(plant.tag)}`
-  return `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${tag}}`
 }
 
 export const SUBSCRIPTION_COLUMNS = 'id, subject, all_plants, url, secret, created_at, disabled_at, disabled_reason'

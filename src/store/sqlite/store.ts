@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Registry } from 'prom-client'
+import { NEW_PLANT } from '../../api/events.js'
 import { counterReading } from '../../observability/collected-metrics.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
@@ -8,7 +9,6 @@ import {
   type SubscriptionRow,
   TOKEN_COLUMNS,
   type TokenRow,
-  eventBody,
   toPlant,
   toSubscription,
   toTokenRecord,
@@ -124,8 +124,8 @@ export class SqliteStore implements PlantStore {
       ),
       // One event per active subscription covering the owner, in the transaction of the plant.
       insertEvents: db.prepare(
-        "INSERT INTO webhook_deliveries (subscription_id, message_id, plant_id, body, next_attempt_at, created_at) " +
-          "SELECT id, 'msg_' || lower(hex(randomblob(16))), ?, ?, ?, ? FROM webhook_subscriptions " +
+        'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at) ' +
+          `SELECT id, '${NEW_PLANT.name}', 'msg_' || lower(hex(randomblob(16))), ?, ?, ?, ? FROM webhook_subscriptions ` +
           'WHERE disabled_at IS NULL AND (all_plants = 1 OR subject = ?)',
       ),
       anySubscription: db.prepare('SELECT 1 FROM webhook_subscriptions WHERE disabled_at IS NULL LIMIT 1').pluck(),
@@ -213,7 +213,7 @@ export class SqliteStore implements PlantStore {
   /** The plant and its events, inside a group commit's transaction; false when the id exists. */
   private insertPlant(plant: NewPlant, now: number): boolean {
     if (this.statements.insertPlant.run(plant.id, plant.owner, plant.name, plant.tag, now).changes !== 1) return false
-    if (this.subscribed) this.statements.insertEvents.run(plant.id, eventBody(plant), now, now, plant.owner)
+    if (this.subscribed) this.statements.insertEvents.run(plant.id, NEW_PLANT.body(plant), now, now, plant.owner)
     return true
   }
 

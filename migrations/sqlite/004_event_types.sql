@@ -1,0 +1,2 @@
+-- The outbox row names its event type (src/api/events.ts); rows before it are all newPlant.
+ALTER TABLE webhook_deliveries ADD COLUMN event TEXT NOT NULL DEFAULT 'newPlant';

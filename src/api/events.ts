@@ -1,0 +1,65 @@
+/**
+ * The webhook event types: each is one entry here (its name, the body a subscriber receives, and
+ * its entry in the served document's `webhooks`) plus the SQL that writes it into the outbox,
+ * whose rows carry the event's name.
+ */
+
+/** What an event is about: the plant as it was created. */
+export interface PlantEventSubject {
+  id: bigint
+  name: string
+  tag: string | null
+}
+
+export interface EventType<Subject> {
+  /** The name of the event, in the outbox's `event` column and the document's `webhooks`. */
+  name: string
+  /** The exact body a subscriber receives; ids are exact integer literals. */
+  body(subject: Subject): string
+  /** The document's path item for the event. */
+  webhook: object
+}
+
+const WEBHOOK_HEADER = (name: string, description: string, example: string) => ({
+  in: 'header' as const,
+  name,
+  required: true,
+  description,
+  schema: { type: 'string' as const, maxLength: 200, examples: [example] },
+})
+
+/** What a subscriber receives: declared as the source document of this API declares it. */
+const NEW_PLANT_WEBHOOK = {
+  post: {
+    operationId: 'newPlant',
+    summary: 'A plant was created',
+    description:
+      'Sent to each subscription (POST /webhooks) active when a plant was created, once the create is committed; at least once, so deduplicate by webhook-id. ' +
+      'Verify webhook-signature on the raw body before parsing it (Standard Webhooks), and read the id without rounding: it is an int64. ' +
+      'Any 2xx within WEBHOOK_TIMEOUT_MS is success; anything else is retried after WEBHOOK_RETRY_DELAYS (Retry-After may lengthen the wait), and 410 Gone disables the subscription. Redirects are not followed.',
+    tags: ['webhooks'],
+    security: [],
+    parameters: [
+      WEBHOOK_HEADER('webhook-id', 'The id of this event for this subscription: the same on every retry', 'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77'),
+      WEBHOOK_HEADER('webhook-timestamp', 'When this attempt was sent, in Unix seconds', '1795507200'),
+      WEBHOOK_HEADER('webhook-signature', "v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_", 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
+    responses: {
+      '200': { description: 'Received (any 2xx will do)' },
+      '410': { description: 'Gone: the subscription is disabled and sent nothing more' },
+    },
+  },
+}
+
+export const NEW_PLANT: EventType<PlantEventSubject> = {
+  name: 'newPlant',
+  // The NewPlant of the API, written by hand so that the id is never a double.
+  body(plant) {
+    const tag = plant.tag === null ? '' : `,"tag":${JSON.stringify(plant.tag)}`
+    return `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${tag}}`
+  },
+  webhook: NEW_PLANT_WEBHOOK,
+}
+
+export const EVENT_TYPES: readonly EventType<never>[] = [NEW_PLANT]

@@ -1,0 +1,36 @@
+import { Gauge, type Registry } from 'prom-client'
+import type { HasMetrics } from '../observability/metrics.js'
+import type { PlantStore } from '../store/store.js'
+
+/**
+ * The outbox's backlog for /metrics, read from the database at scrape time. Every process
+ * reads the same rows, so under WORKERS the processes' values are combined by max, not summed.
+ */
+export class BacklogMetrics implements HasMetrics {
+  constructor(private readonly store: PlantStore) {}
+
+  registerMetrics(registry: Registry): void {
+    const store = this.store
+  let reading: ReturnType<PlantStore['webhookBacklog']> | null = null
+  const backlog = () => (reading ??= store.webhookBacklog().finally(() => (reading = null)))
+  new Gauge({
+    name: 'webhook_pending_events',
+    help: 'Webhook events not yet delivered or given up',
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      this.set((await backlog()).pending)
+    },
+  })
+  new Gauge({
+    name: 'webhook_oldest_pending_age_seconds',
+    help: 'Age of the oldest webhook event not yet delivered or given up; 0 when none is pending',
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      const oldest = (await backlog()).oldestCreatedAt
+      this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest.getTime()) / 1000))
+    },
+  })
+}
+}
