@@ -11,7 +11,9 @@ try {
   process.exit(1)
 }
 if (report.error) {
-  console.log(`npm audit: SKIPPED, the registry's advisory endpoint is unavailable here (HTTP ${report.statusCode ?? '?'}${report.error.summary ? `: ${report.error.summary}` : ''})`)
+  console.log(
+    `npm audit: SKIPPED, the registry's advisory endpoint is unavailable here (HTTP ${report.statusCode ?? '?'}${report.error.summary ? `: ${report.error.summary}` : ''})`,
+  )
   process.exit(0)
 }
 const counts = report.metadata?.vulnerabilities ?? {}

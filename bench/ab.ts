@@ -66,7 +66,16 @@ for (const scenario of chosen as Scenario[]) {
   const row: Row = { scenario: scenario.name, before: [], after: [], ratios: [] }
   for (let round = 0; round < ROUNDS; round++) {
     // Who goes first alternates, so that neither always runs on a warmer or cooler machine.
-    const order: ['before' | 'after', string][] = round % 2 === 0 ? [['before', before], ['after', after]] : [['after', after], ['before', before]]
+    const order: ['before' | 'after', string][] =
+      round % 2 === 0
+        ? [
+            ['before', before],
+            ['after', after],
+          ]
+        : [
+            ['after', after],
+            ['before', before],
+          ]
     const results: Partial<Record<'before' | 'after', LoadResult>> = {}
     for (const [side, checkout] of order) results[side] = await measure(checkout, scenario)
     const { before: a, after: b } = results as Record<'before' | 'after', LoadResult>
@@ -87,7 +96,7 @@ const lines = [
   '',
   `${CONNECTIONS} connections, ${WARMUP} s warm-up, ${SECONDS} s measured, ${ROUNDS} alternating rounds per scenario, a fresh SQLite store per round, Node ${process.version}`,
   '',
-  '| scenario | before req/s | after req/s | after ÷ before (median) | rounds\' ratios | before p99 ms | after p99 ms | failures |',
+  "| scenario | before req/s | after req/s | after ÷ before (median) | rounds' ratios | before p99 ms | after p99 ms | failures |",
   '|---|---:|---:|---:|---|---:|---:|---:|',
 ]
 let failures = 0

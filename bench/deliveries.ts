@@ -19,10 +19,16 @@ function create(agent: Agent, url: URL, token: string, id: bigint): Promise<numb
     const body = `{"id":${id},"name":"delivered plant"}`
     const sent = request(
       url,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length } },
+      {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
+      },
       (response) => {
         response.resume()
-        response.on('end', () => (response.statusCode === 200 ? resolve(performance.now()) : reject(new Error(`create answered ${response.statusCode}`))))
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve(performance.now()) : reject(new Error(`create answered ${response.statusCode}`)),
+        )
       },
     )
     sent.on('error', reject)
@@ -35,7 +41,14 @@ function create(agent: Agent, url: URL, token: string, id: bigint): Promise<numb
  * from the create's acknowledgement to its arrival at `receiver`, which runs in this process:
  * both times are read from one clock.
  */
-export async function deliveryLatency(serviceUrl: string, token: string, receiver: Receiver, rate: number, seconds: number, firstId: bigint): Promise<DeliveryLatency> {
+export async function deliveryLatency(
+  serviceUrl: string,
+  token: string,
+  receiver: Receiver,
+  rate: number,
+  seconds: number,
+  firstId: bigint,
+): Promise<DeliveryLatency> {
   const agent = new Agent({ keepAlive: true, maxSockets: 50 })
   const url = new URL('/plants', serviceUrl)
   const acknowledged = new Map<bigint, number>()

@@ -13,14 +13,12 @@ export interface Comparison {
   serviceP99s: number[]
 }
 
-
 export interface StoreReport {
   kind: string
   comparisons: Comparison[]
   delivery: DeliveryLatency
   listAll: { firstByteMs: number; totalMs: number; bytes: number; startRss: number; idleRss: number; peakAboveIdle: number }
 }
-
 
 /** Three decimals, cut rather than rounded: a ratio shown as meeting its target (0.850) does. */
 export const shownRatio = (ratio: number) => (Math.floor(ratio * 1000) / 1000).toFixed(3)
@@ -56,7 +54,9 @@ export function report(stores: StoreReport[]): { text: string; allMet: boolean }
       'big create': { ratio: 0.85, large: true },
     }
     lines.push(`### ${store.kind}`, '')
-    lines.push('| scenario | req/s | p50 ms | p99 ms (each round) | server peak RSS MiB | baseline req/s | baseline p99 ms | ratio | target | |')
+    lines.push(
+      '| scenario | req/s | p50 ms | p99 ms (each round) | server peak RSS MiB | baseline req/s | baseline p99 ms | ratio | target | |',
+    )
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|---|')
     for (const comparison of store.comparisons) {
       const target = targets[comparison.scenario]
@@ -102,9 +102,13 @@ export function report(stores: StoreReport[]): { text: string; allMet: boolean }
     lines.push('| list-all | value | target | |')
     lines.push('|---|---:|---|---|')
     lines.push(`| plants streamed | ${LARGE} (${(all.bytes / MiB).toFixed(1)} MiB) | | |`)
-    lines.push(`| time to first byte | ${all.firstByteMs.toFixed(1)} ms | < 50 ms | ${check(all.firstByteMs < 50, 'list-all (first byte)')} |`)
+    lines.push(
+      `| time to first byte | ${all.firstByteMs.toFixed(1)} ms | < 50 ms | ${check(all.firstByteMs < 50, 'list-all (first byte)')} |`,
+    )
     lines.push(`| total time | ${(all.totalMs / 1000).toFixed(2)} s | | |`)
-    lines.push(`| server peak RSS above idle | ${(all.peakAboveIdle / MiB).toFixed(1)} MiB | < 64 MiB | ${check(all.peakAboveIdle < 64 * MiB, 'list-all (peak RSS)')} |`)
+    lines.push(
+      `| server peak RSS above idle | ${(all.peakAboveIdle / MiB).toFixed(1)} MiB | < 64 MiB | ${check(all.peakAboveIdle < 64 * MiB, 'list-all (peak RSS)')} |`,
+    )
     lines.push(`| RSS 1 s after start | ${(all.startRss / 1e6).toFixed(1)} MB | | |`)
     lines.push(
       `| idle RSS after start (idle ${IDLE_SETTLE_MS / 1000} s) | ${(all.idleRss / 1e6).toFixed(1)} MB | < 80 MB | ${check(all.idleRss < 80e6, 'idle RSS')} |`,

@@ -34,7 +34,12 @@ const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0)
  * `create` with one subscription whose receiver (a bare node:http process, like the baseline)
  * answers at once; then delivery at a steady rate, timed to a receiver in this process.
  */
-async function benchWebhooks(service: Service, target: Target, baseline: Target, manager: string): Promise<{ comparison: Comparison; delivery: DeliveryLatency }> {
+async function benchWebhooks(
+  service: Service,
+  target: Target,
+  baseline: Target,
+  manager: string,
+): Promise<{ comparison: Comparison; delivery: DeliveryLatency }> {
   const flood = await startBaseline()
   let comparison: Comparison
   try {
@@ -60,7 +65,6 @@ async function benchWebhooks(service: Service, target: Target, baseline: Target,
   )
   return { comparison, delivery }
 }
-
 
 function average(results: LoadResult[]): LoadResult {
   return {

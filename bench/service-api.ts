@@ -10,7 +10,8 @@ export async function webhookCall(method: string, url: string, token: string, bo
 
 /** A subscription of the token's subject to `url`, which `renew` replaces by a new one (dropping what is pending). */
 export async function subscription(serviceUrl: string, token: string, url: string) {
-  const make = async () => (JSON.parse(await webhookCall('POST', `${serviceUrl}/webhooks`, token, JSON.stringify({ url }))) as { id: string }).id
+  const make = async () =>
+    (JSON.parse(await webhookCall('POST', `${serviceUrl}/webhooks`, token, JSON.stringify({ url }))) as { id: string }).id
   let id = await make()
   const drop = () => webhookCall('DELETE', `${serviceUrl}/webhooks/${id}`, token)
   return {

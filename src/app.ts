@@ -58,7 +58,11 @@ const trustHops =
  * Opaque tokens from the store, and an identity provider's JWTs beside them when JWT_ISSUER is
  * set (jose is loaded only then, like the other optional parts: idle memory stays small).
  */
-async function authenticatorFor(store: PlantStore, config: AppConfig, now: () => number): Promise<{ authenticator: Authenticator; parts: HasMetrics[] }> {
+async function authenticatorFor(
+  store: PlantStore,
+  config: AppConfig,
+  now: () => number,
+): Promise<{ authenticator: Authenticator; parts: HasMetrics[] }> {
   const opaque = new OpaqueTokenAuthenticator(store, now)
   if (config.jwt === null) return { authenticator: opaque, parts: [] }
   const { EitherTokenAuthenticator, JwtAuthenticator } = await import('./auth/jwt-tokens.js')

@@ -71,7 +71,10 @@ export class Receiver {
   async until(check: (received: Received[]) => boolean, timeoutMs = 10_000): Promise<Received[]> {
     if (check(this.received)) return this.received
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the receiver got ${this.received.length} requests, not what was awaited`)), timeoutMs)
+      const timer = setTimeout(
+        () => reject(new Error(`the receiver got ${this.received.length} requests, not what was awaited`)),
+        timeoutMs,
+      )
       this.waiters.push({
         check: () => check(this.received),
         resolve: () => {

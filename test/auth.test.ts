@@ -23,7 +23,10 @@ for (const kind of STORE_KINDS) {
         fx.token('expired-user', '--expires-in', '1s'),
       ])
       const listed = await fx.tokenCli('list')
-      const revokedId = listed.stdout.split('\n').find((line) => line.split('\t')[1] === 'revoked-user')?.split('\t')[0]
+      const revokedId = listed.stdout
+        .split('\n')
+        .find((line) => line.split('\t')[1] === 'revoked-user')
+        ?.split('\t')[0]
       assert.ok(revokedId, listed.stdout)
       assert.equal((await fx.tokenCli('revoke', revokedId)).code, 0)
       // Past the expiry of the one-second token, without waiting for it.
@@ -205,7 +208,10 @@ for (const kind of STORE_KINDS) {
         const token = await fx.token('soon-revoked')
         assert.equal((await fx.api.request('GET', '/plants', { token })).status, 200)
         const listed = await runCli(['token', 'list'], { DATABASE_URL: fx.db.url })
-        const id = listed.stdout.split('\n').find((line) => line.split('\t')[1] === 'soon-revoked')?.split('\t')[0]
+        const id = listed.stdout
+          .split('\n')
+          .find((line) => line.split('\t')[1] === 'soon-revoked')
+          ?.split('\t')[0]
         assert.equal((await runCli(['token', 'revoke', id as string], { DATABASE_URL: fx.db.url })).code, 0)
         const revokedAt = Date.now()
         let status = 200

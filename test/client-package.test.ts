@@ -41,7 +41,9 @@ after(async () => {
 })
 
 test('the packed @plantstore/client installs into a scratch project and works from there, types and all', async () => {
-  const packed = JSON.parse((await npm(['pack', '--workspace', 'packages/client', '--pack-destination', scratch.path, '--json'], REPO_ROOT)).stdout) as {
+  const packed = JSON.parse(
+    (await npm(['pack', '--workspace', 'packages/client', '--pack-destination', scratch.path, '--json'], REPO_ROOT)).stdout,
+  ) as {
     filename: string
     files: { path: string }[]
   }[]
@@ -55,14 +57,33 @@ test('the packed @plantstore/client installs into a scratch project and works fr
     JSON.stringify({ name: 'scratch', private: true, type: 'module', dependencies: { '@plantstore/client': `file:${tarball.filename}` } }),
   )
   await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], scratch.path)
-  assert.deepEqual(readdirSync(join(scratch.path, 'node_modules')).filter((name) => !name.startsWith('.')).sort(), ['@plantstore', 'lossless-json'])
+  assert.deepEqual(
+    readdirSync(join(scratch.path, 'node_modules'))
+      .filter((name) => !name.startsWith('.'))
+      .sort(),
+    ['@plantstore', 'lossless-json'],
+  )
 
   writeFileSync(join(scratch.path, 'use.ts'), USER_CODE)
   const tsc = join(REPO_ROOT, 'node_modules', '.bin', 'tsc')
   const types = join(REPO_ROOT, 'node_modules', '@types')
   const compiled = await run(
     tsc,
-    ['--strict', '--target', 'ES2022', '--module', 'nodenext', '--lib', 'ES2023,DOM', '--typeRoots', types, '--types', 'node', '--skipLibCheck', 'use.ts'],
+    [
+      '--strict',
+      '--target',
+      'ES2022',
+      '--module',
+      'nodenext',
+      '--lib',
+      'ES2023,DOM',
+      '--typeRoots',
+      types,
+      '--types',
+      'node',
+      '--skipLibCheck',
+      'use.ts',
+    ],
     { cwd: scratch.path },
   ).catch((error: { stdout: string }) => assert.fail(`the user's code does not type-check:\n${error.stdout}`))
   assert.equal(compiled.stdout, '')

@@ -62,7 +62,8 @@ for (const kind of STORE_KINDS) {
 
     test('listAll follows the Link headers through every page, with a tag filter kept', async () => {
       const tagged = new PlantStoreClient({ baseUrl: fx.service.url, token: await fx.token('client-pages') })
-      for (let i = 1n; i <= 7n; i++) await tagged.createPlant({ id: 10_000_000_000_000_000n + i, name: `p${i}`, tag: i % 2n === 0n ? 'even' : 'odd' })
+      for (let i = 1n; i <= 7n; i++)
+        await tagged.createPlant({ id: 10_000_000_000_000_000n + i, name: `p${i}`, tag: i % 2n === 0n ? 'even' : 'odd' })
       const everything = await collect(tagged.listAll({ pageSize: 3 }))
       assert.deepEqual(
         everything.map((plant) => plant.name),

@@ -65,7 +65,10 @@ describe('SQLite on a full disk', { skip: typeof disk === 'string' ? disk : fals
     const during = []
     for (let id = 2; id < 40; id++) during.push((await api.createPlant(token, { id, name: `during ${id} ${'x'.repeat(190)}` })).status)
     assert.ok(during.includes(503), `statuses while full: ${during.join(',')}`)
-    assert.deepEqual([...new Set(during)].filter((status) => status !== 200 && status !== 503), [])
+    assert.deepEqual(
+      [...new Set(during)].filter((status) => status !== 200 && status !== 503),
+      [],
+    )
     const log = await service.waitForLog((stdout) => stdout.split('\n').filter((line) => line.includes('SQLITE_FULL')).length >= 2)
     const fullLines = log
       .split('\n')
@@ -82,6 +85,8 @@ describe('SQLite on a full disk', { skip: typeof disk === 'string' ? disk : fals
     assert.equal(afterwards.status, 200, afterwards.text)
     const names = (await api.listPlants(token)).map((plant) => plant.name)
     assert.ok(names.includes('before') && names.includes('after'))
-    console.log(`disk full: ${during.filter((status) => status === 503).length} of ${during.length} writes refused with 503, then recovered`)
+    console.log(
+      `disk full: ${during.filter((status) => status === 503).length} of ${during.length} writes refused with 503, then recovered`,
+    )
   })
 })

@@ -50,7 +50,10 @@ describe('TRUST_PROXY: which address is the client', () => {
     await withFixture({ TRUST_PROXY: '127.0.0.1', RATE_LIMIT: '2' }, async (fx) => {
       const get = (client: string) =>
         fx.app.inject({ method: 'GET', url: '/plants', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': client } })
-      assert.deepEqual([(await get('203.0.113.1')).statusCode, (await get('203.0.113.1')).statusCode, (await get('203.0.113.1')).statusCode], [401, 401, 429])
+      assert.deepEqual(
+        [(await get('203.0.113.1')).statusCode, (await get('203.0.113.1')).statusCode, (await get('203.0.113.1')).statusCode],
+        [401, 401, 429],
+      )
       assert.equal((await get('203.0.113.2')).statusCode, 401)
     })
   })
@@ -83,7 +86,8 @@ describe('CORS_ORIGINS', () => {
       })
       assert.equal(response.statusCode, 204)
       assert.equal(response.headers['access-control-allow-origin'], origin)
-      for (const method of ['GET', 'POST', 'DELETE']) assert.match(String(response.headers['access-control-allow-methods']), new RegExp(method))
+      for (const method of ['GET', 'POST', 'DELETE'])
+        assert.match(String(response.headers['access-control-allow-methods']), new RegExp(method))
       for (const header of ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id']) {
         assert.match(String(response.headers['access-control-allow-headers']), new RegExp(header))
       }
@@ -98,7 +102,15 @@ describe('CORS_ORIGINS', () => {
       assert.equal(created.status, 200)
       assert.equal(created.headers.get('access-control-allow-origin'), origin)
       const exposed = created.headers.get('access-control-expose-headers') ?? ''
-      for (const header of ['Location', 'Link', 'X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
+      for (const header of [
+        'Location',
+        'Link',
+        'X-Request-Id',
+        'Retry-After',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+      ]) {
         assert.match(exposed, new RegExp(header))
       }
       const unauthorized = await fx.api.request('GET', '/plants', { headers: { origin } })
@@ -130,7 +142,10 @@ describe('CORS_ORIGINS', () => {
         headers: { origin, 'access-control-request-method': 'POST' },
       })
       assert.equal(response.statusCode, 405)
-      assert.deepEqual(Object.keys(response.headers).filter((name) => name.startsWith('access-control-')), [])
+      assert.deepEqual(
+        Object.keys(response.headers).filter((name) => name.startsWith('access-control-')),
+        [],
+      )
     })
   })
 })

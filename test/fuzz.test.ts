@@ -51,11 +51,19 @@ const jsonText = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
   fc
     .record(
-      { id: numberLiteral, name: fc.oneof(fc.string({ maxLength: 220 }), fc.integer(), fc.constant(null)), tag: fc.oneof(fc.string({ maxLength: 110 }), fc.constant(null)) },
+      {
+        id: numberLiteral,
+        name: fc.oneof(fc.string({ maxLength: 220 }), fc.integer(), fc.constant(null)),
+        tag: fc.oneof(fc.string({ maxLength: 110 }), fc.constant(null)),
+      },
       { requiredKeys: [] },
     )
     .map(({ id, name, tag }) => {
-      const fields = [id === undefined ? null : `"id":${id}`, name === undefined ? null : `"name":${JSON.stringify(name)}`, tag === undefined ? null : `"tag":${JSON.stringify(tag)}`]
+      const fields = [
+        id === undefined ? null : `"id":${id}`,
+        name === undefined ? null : `"name":${JSON.stringify(name)}`,
+        tag === undefined ? null : `"tag":${JSON.stringify(tag)}`,
+      ]
       return `{${fields.filter(Boolean).join(',')}}`
     }),
   fc.nat(20_000).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
@@ -81,13 +89,18 @@ const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.record({
   authorization: fc.nat(5),
   contentType: fc.oneof(
     fc.constant(null),
-    fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data'),
+    fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/json; charset=latin1',
+      'multipart/form-data',
+    ),
     fc.string({ maxLength: 30 }).map(noLineBreaks),
   ),
-  headers: fc.array(
-    fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/), fc.string({ maxLength: 40 }).map(noLineBreaks)),
-    { maxLength: 3 },
-  ),
+  headers: fc.array(fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/), fc.string({ maxLength: 40 }).map(noLineBreaks)), {
+    maxLength: 3,
+  }),
   body,
 })
 
@@ -104,7 +117,11 @@ for (const kind of STORE_KINDS) {
     after(() => fx.close())
 
     test(`${RUNS} generated requests: no 5xx, every error is an Error body, and only acknowledged writes change the data`, async () => {
-      const expected = new Map<bigint, string>([[1n, 'seed 1'], [2n, 'seed 2'], [3n, 'seed 3']])
+      const expected = new Map<bigint, string>([
+        [1n, 'seed 1'],
+        [2n, 'seed 2'],
+        [3n, 'seed 3'],
+      ])
       const statuses = new Map<number, number>()
       let sent = 0
       let serverErrors = 0
@@ -121,7 +138,10 @@ for (const kind of STORE_KINDS) {
           sent += 1
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
           if (response.status >= 500) serverErrors += 1
-          assert.ok(response.status >= 200 && response.status < 500, `${request.method} ${request.path}${request.query} → ${response.status} ${response.body}`)
+          assert.ok(
+            response.status >= 200 && response.status < 500,
+            `${request.method} ${request.path}${request.query} → ${response.status} ${response.body}`,
+          )
           if (response.status >= 400 && request.method !== 'HEAD') {
             assert.match(response.headers['content-type'] ?? '', /^application\/json/)
             const error = JSON.parse(response.body) as Record<string, unknown>
@@ -139,11 +159,17 @@ for (const kind of STORE_KINDS) {
         }),
         { numRuns: RUNS, endOnFailure: true },
       )
-      console.log(`fuzz on ${kind}: ${sent} requests, ${serverErrors} server errors; statuses ${JSON.stringify(Object.fromEntries(statuses))}`)
+      console.log(
+        `fuzz on ${kind}: ${sent} requests, ${serverErrors} server errors; statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+      )
       assert.equal((await fx.api.request('GET', '/healthz')).status, 200, 'the service is still up')
       const stored = await fx.api.listPlants(fx.adminToken)
       const want = [...expected.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, name]) => name)
-      assert.deepEqual(stored.map((plant) => plant.name), want, 'the data changed only by acknowledged writes')
+      assert.deepEqual(
+        stored.map((plant) => plant.name),
+        want,
+        'the data changed only by acknowledged writes',
+      )
     })
   })
 }

@@ -39,7 +39,13 @@ for (const kind of STORE_KINDS) {
     })
 
     test('every answer says X-Content-Type-Options: nosniff and none says X-Powered-By', async () => {
-      for (const [method, path] of [['GET', '/healthz'], ['GET', '/nowhere'], ['PUT', '/plants'], ['GET', '/plants'], ['GET', '/plants/%zz']]) {
+      for (const [method, path] of [
+        ['GET', '/healthz'],
+        ['GET', '/nowhere'],
+        ['PUT', '/plants'],
+        ['GET', '/plants'],
+        ['GET', '/plants/%zz'],
+      ]) {
         const response = await fx.api.request(method as string, path as string, { token: fx.adminToken })
         assert.equal(response.headers.get('x-content-type-options'), 'nosniff', `${method} ${path}`)
         assert.equal(response.headers.get('x-powered-by'), null)

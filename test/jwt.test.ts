@@ -39,7 +39,7 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await fx.api.listPlants(token), [{ name: 'From the IdP' }])
     })
 
-    test('another client\'s token sees none of those plants, and cannot delete them', async () => {
+    test("another client's token sees none of those plants, and cannot delete them", async () => {
       const other = await idp.token('neighbour', 'plants:read plants:write')
       assert.deepEqual(await fx.api.listPlants(other), [])
       assert.equal((await fx.api.request('DELETE', '/plants/9007199254740993', { token: other })).status, 404)
@@ -79,7 +79,7 @@ for (const kind of STORE_KINDS) {
         return jwt.sign(await importJWK(signing, 'ES256'))
       }
 
-      test('a forged token with the provider\'s own key, as a control, is accepted', async () => {
+      test("a forged token with the provider's own key, as a control, is accepted", async () => {
         assert.equal((await fx.api.request('GET', '/plants', { token: await base({}) })).status, 200)
       })
 
@@ -91,7 +91,7 @@ for (const kind of STORE_KINDS) {
       const hostile: [string, () => Promise<string>][] = [
         ['alg none, no signature', async () => `${unsigned()}AAAA`],
         [
-          'HS256 signed with the provider\'s public key as the secret',
+          "HS256 signed with the provider's public key as the secret",
           async () => {
             const { d: _d, ...publicJwk } = idp.signingKey
             const now = Math.floor(Date.now() / 1000)
@@ -105,7 +105,7 @@ for (const kind of STORE_KINDS) {
           },
         ],
         [
-          'a foreign key that claims the provider\'s kid',
+          "a foreign key that claims the provider's kid",
           async () => {
             const { privateKey } = await generateKeyPair('ES256', { extractable: true })
             return base({}, await exportJWK(privateKey))
@@ -142,7 +142,7 @@ for (const kind of STORE_KINDS) {
   })
 }
 
-describe('the provider\'s keys', () => {
+describe("the provider's keys", () => {
   const jwtConfig = (issuer: string) => {
     const config = loadConfig({ JWT_ISSUER: issuer, JWT_AUDIENCE: AUDIENCE }).jwt
     assert.ok(config)
@@ -220,7 +220,9 @@ describe('JWT configuration', () => {
     ['JWT_ISSUER', { JWT_ISSUER: 'id.example.com', JWT_AUDIENCE: 'api' }],
   ]
   for (const [variable, env] of bad) {
-    test(`${Object.entries(env).map(([name, value]) => `${name}=${value}`).join(' ')} stops serve naming ${variable}`, async () => {
+    test(`${Object.entries(env)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ')} stops serve naming ${variable}`, async () => {
       const result = await runCli(['serve'], env)
       assert.notEqual(result.code, 0)
       assert.match(result.stderr.trim(), new RegExp(variable))

@@ -36,14 +36,22 @@ function folderImports(): [string, string, string][] {
   return sourceFiles(SRC).flatMap((file) => {
     const from = relative(SRC, dirname(file)) || '.'
     return [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map(
-      ([, specifier]) => [from, relative(SRC, dirname(normalize(join(dirname(file), specifier as string)))) || '.', relative(SRC, file)] as [string, string, string],
+      ([, specifier]) =>
+        [from, relative(SRC, dirname(normalize(join(dirname(file), specifier as string)))) || '.', relative(SRC, file)] as [
+          string,
+          string,
+          string,
+        ],
     )
   })
 }
 
 test('every folder of src/ has a row in the layers', () => {
   const folders = new Set(folderImports().flatMap(([from, to]) => [from, to]))
-  assert.deepEqual([...folders].filter((folder) => layerOf(folder) === -1), [])
+  assert.deepEqual(
+    [...folders].filter((folder) => layerOf(folder) === -1),
+    [],
+  )
 })
 
 test('no import of src/ runs back up a layer or across to a folder of the same row', () => {
@@ -55,7 +63,9 @@ test('no import of src/ runs back up a layer or across to a folder of the same r
 
 test('the API contract (src/api/) imports nothing else of the app', () => {
   assert.deepEqual(
-    folderImports().filter(([from, to]) => from === 'api' && to !== 'api').map(([, , where]) => where),
+    folderImports()
+      .filter(([from, to]) => from === 'api' && to !== 'api')
+      .map(([, , where]) => where),
     [],
   )
 })

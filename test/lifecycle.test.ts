@@ -287,7 +287,7 @@ describe('the CLI', () => {
     assert.match(result.stderr, /usage: plantstore <command>/)
   })
 
-  test('token list --json prints one JSON array of every token\'s record, never a token', async () => {
+  test("token list --json prints one JSON array of every token's record, never a token", async () => {
     const db = await freshDatabase('sqlite')
     try {
       await runCli(['token', 'create', '--subject', 'erin', '--name', 'laptop', '--expires-in', '12h'], { DATABASE_URL: db.url })
@@ -301,7 +301,15 @@ describe('the CLI', () => {
       assert.deepEqual(Object.keys(tokens[0] ?? {}).sort(), ['createdAt', 'expiresAt', 'id', 'name', 'revokedAt', 'scopes', 'subject'])
       assert.deepEqual(
         { ...tokens[0], createdAt: 'x', expiresAt: typeof tokens[0]?.expiresAt },
-        { id: 1, subject: 'erin', scopes: ['plants:read', 'plants:write'], createdAt: 'x', expiresAt: 'string', revokedAt: null, name: 'laptop' },
+        {
+          id: 1,
+          subject: 'erin',
+          scopes: ['plants:read', 'plants:write'],
+          createdAt: 'x',
+          expiresAt: 'string',
+          revokedAt: null,
+          name: 'laptop',
+        },
       )
       assert.equal(tokens[1]?.subject, 'frank')
       assert.match(String(tokens[1]?.revokedAt), /^\d{4}-\d\d-\d\dT.*Z$/)

@@ -119,7 +119,10 @@ describe('a PostgreSQL outage under load', { skip }, () => {
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `cut-${id}` },
         body: `{"id":${id},"name":"plant ${id}"}`,
       }).catch((error: unknown) => {
-        throw new Error(`no answer (the service ${service.process.exitCode === null ? 'runs' : 'exited'}): ${service.stderr().slice(-2000)}`, { cause: error })
+        throw new Error(
+          `no answer (the service ${service.process.exitCode === null ? 'runs' : 'exited'}): ${service.stderr().slice(-2000)}`,
+          { cause: error },
+        )
       })
       const body = await response.text()
       api.check('POST', '/plants', { status: response.status, headers: response.headers, text: body, body: JSON.parse(body) as unknown })
@@ -145,12 +148,19 @@ describe('a PostgreSQL outage under load', { skip }, () => {
     await Promise.all(workers)
     console.log(`cut transactions: answers ${JSON.stringify(Object.fromEntries(statuses))}`)
     assert.equal(service.process.exitCode, null, 'the service is still running')
-    assert.deepEqual([...statuses.keys()].filter((status) => status !== 200 && status !== 503), [], 'only 200 and 503')
+    assert.deepEqual(
+      [...statuses.keys()].filter((status) => status !== 200 && status !== 503),
+      [],
+      'only 200 and 503',
+    )
     assert.ok((statuses.get(503) ?? 0) > 0, 'some transactions were cut')
     // Each key retried once more: the plant exists exactly once, whether or not its first try committed.
     for (const id of tried) assert.equal(await keyed(id), 200, `key cut-${id} answers 200 on retry`)
     const stored = new Set((await api.listPlants(token)).map((plant) => plant.name))
-    assert.deepEqual(tried.filter((id) => !stored.has(`plant ${id}`)), [])
+    assert.deepEqual(
+      tried.filter((id) => !stored.has(`plant ${id}`)),
+      [],
+    )
     assert.equal((await api.request('GET', '/readyz')).status, 200)
   })
 })

@@ -31,7 +31,7 @@ for (const kind of STORE_KINDS) {
     })
     after(() => fx.close())
 
-    test('no subject ever sees or removes another\'s plant, and plants:admin sees the union', async () => {
+    test("no subject ever sees or removes another's plant, and plants:admin sees the union", async () => {
       let steps = 0
       await fc.assert(
         fc.asyncProperty(fc.array(action, { minLength: 5, maxLength: 30 }), async (actions) => {

@@ -19,8 +19,14 @@ test('two different queries never share a page key, whatever their owners and ta
     }),
     { numRuns: 5_000 },
   )
-  assert.notEqual(pageKey({ owner: 'a|b', tag: 'c', after: null, upTo: null }, 1), pageKey({ owner: 'a', tag: 'b|c', after: null, upTo: null }, 1))
-  assert.notEqual(pageKey({ owner: null, tag: null, after: null, upTo: null }, 1), pageKey({ owner: '-', tag: null, after: null, upTo: null }, 1))
+  assert.notEqual(
+    pageKey({ owner: 'a|b', tag: 'c', after: null, upTo: null }, 1),
+    pageKey({ owner: 'a', tag: 'b|c', after: null, upTo: null }, 1),
+  )
+  assert.notEqual(
+    pageKey({ owner: null, tag: null, after: null, upTo: null }, 1),
+    pageKey({ owner: '-', tag: null, after: null, upTo: null }, 1),
+  )
 })
 
 test('the page cache keeps at most 4 MiB of pages, dropping the oldest first', () => {

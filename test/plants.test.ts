@@ -201,14 +201,17 @@ for (const kind of STORE_KINDS) {
       })
       const sortedNames = () => [...ids].sort((a, b) => (a < b ? -1 : 1)).map((id) => `p${id}`)
 
-      test('lists the caller\'s plants in ascending id order', async () => {
+      test("lists the caller's plants in ascending id order", async () => {
         const names = (await fx.api.listPlants(lister)).map((plant) => plant.name)
         assert.deepEqual(names, sortedNames())
       })
 
       test('limit bounds the result, and limit=0 gives an empty list without a next link', async () => {
         const three = await fx.api.request<Plant[]>('GET', '/plants?limit=3', { token: lister })
-        assert.deepEqual(three.body.map((plant) => plant.name), sortedNames().slice(0, 3))
+        assert.deepEqual(
+          three.body.map((plant) => plant.name),
+          sortedNames().slice(0, 3),
+        )
         const none = await fx.api.request<Plant[]>('GET', '/plants?limit=0', { token: lister })
         assert.deepEqual(none.body, [])
         assert.equal(none.headers.get('link'), null)

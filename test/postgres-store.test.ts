@@ -17,7 +17,15 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
     const metrics = new Registry()
     before(async () => {
       db = await freshDatabase(kind)
-      store = await PostgresStore.open({ kind, url: db.url, poolMax: 4, statementTimeoutMs: 5000, connectTimeoutMs: 5000, readUrl: null, preparedStatements: true })
+      store = await PostgresStore.open({
+        kind,
+        url: db.url,
+        poolMax: 4,
+        statementTimeoutMs: 5000,
+        connectTimeoutMs: 5000,
+        readUrl: null,
+        preparedStatements: true,
+      })
       store.registerMetrics(metrics)
     })
     after(async () => {
@@ -108,7 +116,7 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
       assert.equal(pages[10]?.json, '{"name":"of lister2"}')
     })
 
-    test('a list asked after a create was acknowledged sees it, though the same list was asked in the create\'s turn', async () => {
+    test("a list asked after a create was acknowledged sees it, though the same list was asked in the create's turn", async () => {
       const ofLister = { owner: 'lister3', tag: null, after: null, upTo: null }
       const early = store.listPlants(ofLister, 20)
       assert.equal(await store.createPlant({ id: 600n, owner: 'lister3', name: 'fresh', tag: null }), true)

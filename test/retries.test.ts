@@ -38,7 +38,7 @@ for (const kind of STORE_KINDS) {
     })
 
     test('a first answer of 400 already exists is kept and replayed too', async () => {
-      assert.equal((await fx.api.createPlant(bob, { id: 20, name: 'Bob\'s' })).status, 200)
+      assert.equal((await fx.api.createPlant(bob, { id: 20, name: "Bob's" })).status, 200)
       const first = await create(alice, 'key-2', '{"id":20,"name":"Mine"}')
       assert.equal(first.status, 400)
       assert.match((first.body as { message: string }).message, /20 already exists/)
@@ -65,7 +65,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(replayed(again), 'true')
     })
 
-    test('keys belong to their subject: another subject\'s request with the same key is its own', async () => {
+    test("keys belong to their subject: another subject's request with the same key is its own", async () => {
       assert.equal((await create(alice, 'shared-key', '{"id":50,"name":"A"}')).status, 200)
       const bobs = await create(bob, 'shared-key', '{"id":51,"name":"B"}')
       assert.equal(bobs.status, 200)
@@ -113,13 +113,16 @@ for (const kind of STORE_KINDS) {
         assert.ok(answer.status === 200 || answer.status === 409, answer.text)
         if (answer.status === 409) assert.ok(Number(answer.headers.get('retry-after')) > 0)
       }
-      assert.ok(answers.some((answer) => answer.status === 409), 'the burst overlapped the first commit')
+      assert.ok(
+        answers.some((answer) => answer.status === 409),
+        'the burst overlapped the first commit',
+      )
       assert.deepEqual(await fx.api.listPlants(alice, '?after=89&limit=1'), [{ name: 'Burst' }])
     })
   })
 
   describe(`IDEMPOTENCY_TTL, on ${kind}`, () => {
-    test('after the key\'s lifetime the same key is new again', async () => {
+    test("after the key's lifetime the same key is new again", async () => {
       const fx = await buildFixture(kind, { IDEMPOTENCY_TTL: '1s' })
       try {
         const alice = await fx.token('alice')

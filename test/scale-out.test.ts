@@ -42,7 +42,10 @@ describe('two service instances on one PostgreSQL database', { skip }, () => {
     assert.equal((await apiOne.request('GET', '/plants', { token })).status, 200)
     assert.equal((await apiTwo.request('GET', '/plants', { token })).status, 200)
     const listed = await runCli(['token', 'list'], { DATABASE_URL: db.url })
-    const id = listed.stdout.split('\n').find((line) => line.split('\t')[1] === 'temp')?.split('\t')[0] as string
+    const id = listed.stdout
+      .split('\n')
+      .find((line) => line.split('\t')[1] === 'temp')
+      ?.split('\t')[0] as string
     assert.equal((await runCli(['token', 'revoke', id], { DATABASE_URL: db.url })).code, 0)
     const revokedAt = Date.now()
     const statuses = async () => [
@@ -60,9 +63,7 @@ describe('two service instances on one PostgreSQL database', { skip }, () => {
   test('200 concurrent creates of one id spread over both instances give exactly one 200', async () => {
     const token = await makeToken(db.url, 'racer')
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
-        (i % 2 === 0 ? apiOne : apiTwo).createPlant(token, { id: 777, name: `racer ${i}` }),
-      ),
+      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? apiOne : apiTwo).createPlant(token, { id: 777, name: `racer ${i}` })),
     )
     const statuses = answers.map((answer) => answer.status)
     assert.equal(statuses.filter((status) => status === 200).length, 1)

@@ -10,12 +10,17 @@ test('identical reads of one turn share one run; other keys get their own', asyn
     runs.push(key)
     return `answer of ${key}`
   }
-  const answers = await Promise.all([reads.read('a', run('a')), reads.read('a', run('a')), reads.read('b', run('b')), reads.read('a', run('a'))])
+  const answers = await Promise.all([
+    reads.read('a', run('a')),
+    reads.read('a', run('a')),
+    reads.read('b', run('b')),
+    reads.read('a', run('a')),
+  ])
   assert.deepEqual(answers, ['answer of a', 'answer of a', 'answer of b', 'answer of a'])
   assert.deepEqual(runs, ['a', 'b'])
 })
 
-test('a read asked after its key\'s run has started gets a run of its own, even while that run is under way', async () => {
+test("a read asked after its key's run has started gets a run of its own, even while that run is under way", async () => {
   const reads = new SharedTurnReads<number>()
   let runs = 0
   let finishFirst!: () => void
@@ -43,5 +48,8 @@ test('a run that fails fails every read that shared it', async () => {
     throw new Error('database unavailable')
   }
   const outcomes = await Promise.allSettled([reads.read('x', failing), reads.read('x', failing)])
-  assert.deepEqual(outcomes.map((outcome) => outcome.status), ['rejected', 'rejected'])
+  assert.deepEqual(
+    outcomes.map((outcome) => outcome.status),
+    ['rejected', 'rejected'],
+  )
 })

@@ -10,7 +10,7 @@ import { SqliteStore } from '../src/store/sqlite/store.js'
 import type { NewPlant } from '../src/store/store.js'
 import { tempFolder } from '../support/service.js'
 
-describe('the SQLite store\'s group commit, on a real file', () => {
+describe("the SQLite store's group commit, on a real file", () => {
   const folder = tempFolder()
   let store: SqliteStore
   before(() => {
@@ -75,7 +75,7 @@ describe('the SQLite store\'s group commit, on a real file', () => {
   })
 })
 
-describe('the SQLite store\'s page cache', () => {
+describe("the SQLite store's page cache", () => {
   const folder = tempFolder()
   const path = join(folder.path, 'cache.db')
   let store: SqliteStore
@@ -190,7 +190,8 @@ describe('the SQLite store while another connection holds the write lock', () =>
 
 test('the SQLite store runs on better-sqlite3 13 where Node-API 10 exists, and on 12 before it', () => {
   const require = createRequire(import.meta.url)
-  const expected = Number(process.versions.napi) >= 10 ? { name: 'better-sqlite3-13', major: '13' } : { name: 'better-sqlite3', major: '12' }
+  const expected =
+    Number(process.versions.napi) >= 10 ? { name: 'better-sqlite3-13', major: '13' } : { name: 'better-sqlite3', major: '12' }
   assert.equal(Database, require(expected.name))
   assert.equal((require(`${expected.name}/package.json`) as { version: string }).version.split('.')[0], expected.major)
   const db = new Database(':memory:')

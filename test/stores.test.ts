@@ -8,9 +8,13 @@ const skipped = POSTGRES_UNAVAILABLE !== null && process.env.CI !== 'true'
 
 if (skipped) console.log(`PostgreSQL half of the suite SKIPPED (${POSTGRES_UNAVAILABLE}); to run it, ${howToEnable}`)
 
-test('the HTTP suite runs against both SQLite and PostgreSQL (under CI=true a missing PostgreSQL fails)', {
-  skip: skipped ? `no PostgreSQL server: ${howToEnable}` : false,
-}, () => {
-  assert.equal(POSTGRES_UNAVAILABLE, null, `no PostgreSQL at ${new URL(POSTGRES_ADMIN_URL).host}: ${POSTGRES_UNAVAILABLE}`)
-  assert.deepEqual(STORE_KINDS, ['sqlite', 'postgres'])
-})
+test(
+  'the HTTP suite runs against both SQLite and PostgreSQL (under CI=true a missing PostgreSQL fails)',
+  {
+    skip: skipped ? `no PostgreSQL server: ${howToEnable}` : false,
+  },
+  () => {
+    assert.equal(POSTGRES_UNAVAILABLE, null, `no PostgreSQL at ${new URL(POSTGRES_ADMIN_URL).host}: ${POSTGRES_UNAVAILABLE}`)
+    assert.deepEqual(STORE_KINDS, ['sqlite', 'postgres'])
+  },
+)

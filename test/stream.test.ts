@@ -30,7 +30,7 @@ for (const kind of STORE_KINDS) {
     })
     after(() => fx.close())
 
-    test('is streamed whole and in order, though it is larger than the service\'s whole heap', async () => {
+    test("is streamed whole and in order, though it is larger than the service's whole heap", async () => {
       const response = await fetch(`${fx.service.url}/plants`, { headers: { authorization: `Bearer ${owner}` } })
       assert.equal(response.status, 200)
       assert.equal(response.headers.get('content-length'), null, 'sent in chunks, not as one buffer')
@@ -55,7 +55,10 @@ for (const kind of STORE_KINDS) {
       const next = await fx.api.request<{ name: string }[]>('GET', `/plants?limit=3&after=${FIRST_ID + 1233n}`, {
         token: owner,
       })
-      assert.deepEqual(next.body.map((plant) => plant.name), [nameOf(1234), nameOf(1235), nameOf(1236)])
+      assert.deepEqual(
+        next.body.map((plant) => plant.name),
+        [nameOf(1234), nameOf(1235), nameOf(1236)],
+      )
     })
 
     test('a limit of two billion streams every plant and sends no next link', async () => {

@@ -67,7 +67,10 @@ for (const kind of STORE_KINDS) {
       // Names must hold a character other than white space; U+0000 is refused on both stores.
       const text = (max: number) => fc.string({ unit: 'binary', maxLength: max }).filter((value) => !value.includes('\u0000'))
       const name = text(200).filter((value) => value.length > 0 && /\S/u.test(value) && [...value].length <= 200)
-      const tag = fc.option(text(100).filter((value) => [...value].length <= 100), { nil: undefined })
+      const tag = fc.option(
+        text(100).filter((value) => [...value].length <= 100),
+        { nil: undefined },
+      )
       let id = 1_000_000
       await fc.assert(
         fc.asyncProperty(name, tag, async (plantName, plantTag) => {

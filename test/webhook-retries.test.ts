@@ -9,22 +9,55 @@ const DELAYS = [5_000, 300_000, 1_800_000]
 
 describe('retry delays', () => {
   test('each delay moves by at most 20 % either way, and after the last the event is given up', () => {
-    assert.equal(retryDelay(1, DELAYS, null, () => 0), 4_000)
-    assert.equal(retryDelay(1, DELAYS, null, () => 1), 6_000)
-    assert.equal(retryDelay(2, DELAYS, null, () => 0.5), 300_000)
-    assert.equal(retryDelay(3, DELAYS, null, () => 0.5), 1_800_000)
-    assert.equal(retryDelay(4, DELAYS, null, () => 0.5), null)
+    assert.equal(
+      retryDelay(1, DELAYS, null, () => 0),
+      4_000,
+    )
+    assert.equal(
+      retryDelay(1, DELAYS, null, () => 1),
+      6_000,
+    )
+    assert.equal(
+      retryDelay(2, DELAYS, null, () => 0.5),
+      300_000,
+    )
+    assert.equal(
+      retryDelay(3, DELAYS, null, () => 0.5),
+      1_800_000,
+    )
+    assert.equal(
+      retryDelay(4, DELAYS, null, () => 0.5),
+      null,
+    )
   })
 
   test("a receiver's Retry-After lengthens the wait up to the next delay, and never shortens it", () => {
-    assert.equal(retryDelay(1, DELAYS, 60, () => 0.5), 60_000)
-    assert.equal(retryDelay(1, DELAYS, 3_600, () => 0.5), 300_000, 'capped at the next delay')
-    assert.equal(retryDelay(1, DELAYS, 1, () => 0.5), 5_000, 'not shortened')
-    assert.equal(retryDelay(3, DELAYS, 99_999, () => 0.5), 1_800_000, 'the last delay caps itself')
+    assert.equal(
+      retryDelay(1, DELAYS, 60, () => 0.5),
+      60_000,
+    )
+    assert.equal(
+      retryDelay(1, DELAYS, 3_600, () => 0.5),
+      300_000,
+      'capped at the next delay',
+    )
+    assert.equal(
+      retryDelay(1, DELAYS, 1, () => 0.5),
+      5_000,
+      'not shortened',
+    )
+    assert.equal(
+      retryDelay(3, DELAYS, 99_999, () => 0.5),
+      1_800_000,
+      'the last delay caps itself',
+    )
   })
 
   test('WEBHOOK_RETRY_DELAYS takes ms, s, m, h and d', () => {
-    assert.deepEqual(loadConfig({ WEBHOOK_RETRY_DELAYS: '200ms,5s,5m,2h,1d' }).webhooks.retryDelaysMs, [200, 5_000, 300_000, 7_200_000, 86_400_000])
+    assert.deepEqual(
+      loadConfig({ WEBHOOK_RETRY_DELAYS: '200ms,5s,5m,2h,1d' }).webhooks.retryDelaysMs,
+      [200, 5_000, 300_000, 7_200_000, 86_400_000],
+    )
     assert.deepEqual(loadConfig({}).webhooks.retryDelaysMs, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000])
   })
 })
@@ -34,7 +67,13 @@ for (const kind of STORE_KINDS) {
     const db = await freshDatabase(kind)
     const store = await openStore(loadConfig({ DATABASE_URL: db.url }).database)
     try {
-      await store.createSubscription({ id: 'wh_prune', subject: 'pruner', allPlants: false, url: 'https://hooks.example.com/', secret: 'whsec_AAAA' })
+      await store.createSubscription({
+        id: 'wh_prune',
+        subject: 'pruner',
+        allPlants: false,
+        url: 'https://hooks.example.com/',
+        secret: 'whsec_AAAA',
+      })
       for (const id of [1n, 2n, 3n]) assert.equal(await store.createPlant({ id, owner: 'pruner', name: `p${id}`, tag: null }), true)
       const claims = await store.claimDeliveries(2, 60_000)
       assert.equal(claims.length, 2)

@@ -28,7 +28,13 @@ async function subscribe(service: Service, token: string, url: string): Promise<
 }
 
 /** Creates each id through one of `services` in turn, `concurrency` at a time; answers the ids acknowledged with 200. */
-async function createAll(services: Service[], token: string, ids: bigint[], concurrency: number, onAcknowledged = (_count: number) => {}): Promise<bigint[]> {
+async function createAll(
+  services: Service[],
+  token: string,
+  ids: bigint[],
+  concurrency: number,
+  onAcknowledged = (_count: number) => {},
+): Promise<bigint[]> {
   const acknowledged: bigint[] = []
   let next = 0
   const lane = async () => {
@@ -98,7 +104,12 @@ describe('two PostgreSQL instances share the deliveries', { skip: POSTGRES_UNAVA
       const token = firstToken(a)
       await subscribe(a, token, receiver.url())
 
-      const first = await createAll([a, b], token, Array.from({ length: 2000 }, (_, i) => BigInt(i + 1)), 20)
+      const first = await createAll(
+        [a, b],
+        token,
+        Array.from({ length: 2000 }, (_, i) => BigInt(i + 1)),
+        20,
+      )
       assert.equal(first.length, 2000)
       await receiver.until(() => missingFrom(receiver, first).length === 0, 30_000)
       const webhookIds = receiver.received.map((request) => request.headers['webhook-id'])
@@ -106,12 +117,18 @@ describe('two PostgreSQL instances share the deliveries', { skip: POSTGRES_UNAVA
       assert.equal(receiver.received.length, 2000)
 
       let killed = false
-      const second = await createAll([a, b], token, Array.from({ length: 1000 }, (_, i) => BigInt(10_000 + i)), 20, (count) => {
-        if (count === 300 && !killed) {
-          killed = true
-          b.process.kill('SIGKILL')
-        }
-      })
+      const second = await createAll(
+        [a, b],
+        token,
+        Array.from({ length: 1000 }, (_, i) => BigInt(10_000 + i)),
+        20,
+        (count) => {
+          if (count === 300 && !killed) {
+            killed = true
+            b.process.kill('SIGKILL')
+          }
+        },
+      )
       assert.ok(killed && second.length >= 300)
       // An event that b had claimed when it died is due again once its lease ends (timeout + 15 s).
       await receiver.until(() => missingFrom(receiver, second).length === 0, 60_000)

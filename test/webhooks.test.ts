@@ -172,7 +172,10 @@ for (const kind of STORE_KINDS) {
       const frank = await fx.token('frank', ...MANAGE)
       const hers = await subscribe(erin, receiver.url('/erin'))
       const listed = await fx.api.request<{ id: string }[]>('GET', '/webhooks', { token: frank })
-      assert.equal(listed.body.some((subscription) => subscription.id === hers.id), false)
+      assert.equal(
+        listed.body.some((subscription) => subscription.id === hers.id),
+        false,
+      )
       const refused = await fx.api.request('DELETE', `/webhooks/${hers.id}`, { token: frank })
       assert.equal(refused.status, 404)
       const all = await fx.api.request<{ id: string }[]>('GET', '/webhooks', { token: fx.adminToken })
@@ -193,7 +196,10 @@ for (const kind of STORE_KINDS) {
         await plant(token, 'after')
         await pause(500)
         assert.ok(own.received.length <= seen + 1, 'at most the attempt under way when it was deleted')
-        assert.equal(own.received.some((request) => request.body.includes('"after"')), false)
+        assert.equal(
+          own.received.some((request) => request.body.includes('"after"')),
+          false,
+        )
       })
     })
 
@@ -215,7 +221,13 @@ for (const kind of STORE_KINDS) {
 
     test('bad subscription bodies are 400 with an Error body, and make nothing', async () => {
       const token = await fx.token('careless', ...MANAGE)
-      for (const json of [{}, { url: 7 }, { url: 'not a url' }, { url: 'ftp://127.0.0.1/x' }, { url: `http://127.0.0.1/${'x'.repeat(2048)}` }]) {
+      for (const json of [
+        {},
+        { url: 7 },
+        { url: 'not a url' },
+        { url: 'ftp://127.0.0.1/x' },
+        { url: `http://127.0.0.1/${'x'.repeat(2048)}` },
+      ]) {
         const answer = await fx.api.request<{ message: string }>('POST', '/webhooks', { token, json })
         assert.equal(answer.status, 400, JSON.stringify(json))
       }
@@ -282,7 +294,13 @@ describe('outbound safety', () => {
   test('at delivery, a target that is (or resolves to) loopback gets no connection', async () => {
     // Made behind the route's back, as if the name had resolved elsewhere at registration.
     for (const url of [receiver.url(), `http://localhost:${receiver.port}/hook`]) {
-      await fx.store.createSubscription({ id: `wh_test_${randomBytes(4).toString('hex')}`, subject: 'admin', allPlants: true, url, secret: `whsec_${randomBytes(24).toString('base64')}` })
+      await fx.store.createSubscription({
+        id: `wh_test_${randomBytes(4).toString('hex')}`,
+        subject: 'admin',
+        allPlants: true,
+        url,
+        secret: `whsec_${randomBytes(24).toString('base64')}`,
+      })
     }
     const created = await fx.api.createPlant(fx.adminToken, { id: 77n, name: 'not for loopback' })
     assert.equal(created.status, 200)

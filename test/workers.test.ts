@@ -51,23 +51,37 @@ for (const kind of STORE_KINDS) {
     test('a plant created through one worker is seen through every worker', async () => {
       assert.equal((await fx.api.createPlant(fx.adminToken, { id: 1, name: 'shared' })).status, 200)
       for (let i = 0; i < 20; i++) {
-        const answer = await fx.api.request('GET', '/plants', { token: fx.adminToken, headers: { connection: 'close', 'x-request-id': `seen-${i}` } })
+        const answer = await fx.api.request('GET', '/plants', {
+          token: fx.adminToken,
+          headers: { connection: 'close', 'x-request-id': `seen-${i}` },
+        })
         assert.deepEqual(answer.body, [{ name: 'shared' }])
       }
       await fx.service.waitForLog((stdout) => (stdout.match(/"reqId":"seen-[0-9]+"/g) ?? []).length === 20)
-      const servedBy = new Set(logLines(fx).filter((line) => line.reqId?.startsWith('seen-')).map((line) => line.pid))
+      const servedBy = new Set(
+        logLines(fx)
+          .filter((line) => line.reqId?.startsWith('seen-'))
+          .map((line) => line.pid),
+      )
       assert.equal(servedBy.size, 2, 'both workers answered')
     })
 
     test('a page a worker has read is not served again once another worker has changed it', async () => {
       const listThroughEveryWorker = async (tag: string, expected: unknown) => {
         for (let i = 0; i < 20; i++) {
-          const answer = await fx.api.request('GET', '/plants?limit=20', { token: fx.adminToken, headers: { connection: 'close', 'x-request-id': `${tag}-${i}` } })
+          const answer = await fx.api.request('GET', '/plants?limit=20', {
+            token: fx.adminToken,
+            headers: { connection: 'close', 'x-request-id': `${tag}-${i}` },
+          })
           assert.deepEqual(answer.body, expected)
         }
         // Each worker writes its own lines in batches: wait for all twenty.
         await fx.service.waitForLog((stdout) => (stdout.match(new RegExp(`"reqId":"${tag}-[0-9]+"`, 'g')) ?? []).length === 20)
-        const servedBy = new Set(logLines(fx).filter((line) => line.reqId?.startsWith(`${tag}-`)).map((line) => line.pid))
+        const servedBy = new Set(
+          logLines(fx)
+            .filter((line) => line.reqId?.startsWith(`${tag}-`))
+            .map((line) => line.pid),
+        )
         assert.equal(servedBy.size, 2, 'both workers answered')
       }
       await listThroughEveryWorker('cached', [{ name: 'shared' }])

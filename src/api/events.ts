@@ -40,9 +40,17 @@ const NEW_PLANT_WEBHOOK = {
     tags: ['webhooks'],
     security: [],
     parameters: [
-      WEBHOOK_HEADER('webhook-id', 'The id of this event for this subscription: the same on every retry', 'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77'),
+      WEBHOOK_HEADER(
+        'webhook-id',
+        'The id of this event for this subscription: the same on every retry',
+        'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77',
+      ),
       WEBHOOK_HEADER('webhook-timestamp', 'When this attempt was sent, in Unix seconds', '1795507200'),
-      WEBHOOK_HEADER('webhook-signature', "v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_", 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
+      WEBHOOK_HEADER(
+        'webhook-signature',
+        "v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_",
+        'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+      ),
     ],
     requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
     responses: {

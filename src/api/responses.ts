@@ -19,9 +19,24 @@ export const HEADERS = {
     }),
   },
   rateLimit: {
-    'RateLimit-Limit': Type.Integer({ format: 'int32', minimum: 1, maximum: 1_000_000_000, description: 'Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT' }),
-    'RateLimit-Remaining': Type.Integer({ format: 'int32', minimum: 0, maximum: 1_000_000_000, description: 'Requests left in the current minute (with RATE_LIMIT)' }),
-    'RateLimit-Reset': Type.Integer({ format: 'int32', minimum: 0, maximum: 60, description: 'Seconds until the current minute ends (with RATE_LIMIT)' }),
+    'RateLimit-Limit': Type.Integer({
+      format: 'int32',
+      minimum: 1,
+      maximum: 1_000_000_000,
+      description: 'Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT',
+    }),
+    'RateLimit-Remaining': Type.Integer({
+      format: 'int32',
+      minimum: 0,
+      maximum: 1_000_000_000,
+      description: 'Requests left in the current minute (with RATE_LIMIT)',
+    }),
+    'RateLimit-Reset': Type.Integer({
+      format: 'int32',
+      minimum: 0,
+      maximum: 60,
+      description: 'Seconds until the current minute ends (with RATE_LIMIT)',
+    }),
   },
   challenge: {
     'WWW-Authenticate': Type.String({
@@ -47,7 +62,9 @@ export const HEADERS = {
     }),
   },
   replayed: {
-    'Idempotent-Replayed': Type.Literal('true', { description: 'Sent when this is the kept answer of an earlier request with the same Idempotency-Key' }),
+    'Idempotent-Replayed': Type.Literal('true', {
+      description: 'Sent when this is the kept answer of an earlier request with the same Idempotency-Key',
+    }),
   },
 } as const
 
@@ -65,7 +82,10 @@ const ERROR_MEANINGS: Record<number, [string, Headers?]> = {
   429: ['Too many requests for this token or client address', HEADERS.retryAfter],
   431: ['The request headers are too large'],
   500: ['A fault of the server; it is logged with the request id'],
-  503: ['The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds', HEADERS.retryAfter],
+  503: [
+    'The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds',
+    HEADERS.retryAfter,
+  ],
 }
 
 /** Statuses any route can answer: sent by the HTTP layer, or by the path's other methods. */

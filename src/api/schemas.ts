@@ -30,7 +30,12 @@ export const PlantSchema = Type.Object(
     name: Type.String({ maxLength: 200, description: 'The name of the plant' }),
     tag: Type.Optional(Type.String({ maxLength: 100, description: 'Tag to specify the type; absent when the plant has none' })),
   },
-  { $id: 'Plant', title: 'Plant', description: 'A plant as the API returns it (its id is in its URL)', examples: [{ name: 'Monstera', tag: 'indoor' }] },
+  {
+    $id: 'Plant',
+    title: 'Plant',
+    description: 'A plant as the API returns it (its id is in its URL)',
+    examples: [{ name: 'Monstera', tag: 'indoor' }],
+  },
 )
 /** The Plant of the API: `tag` is absent when the plant has none. */
 export type Plant = Static<typeof PlantSchema>
@@ -52,8 +57,7 @@ export const NewPlantSchema = Type.Object(
       minLength: 1,
       maxLength: 200,
       pattern: NAME_PATTERN,
-      description:
-        'The name of the plant: 1 to 200 characters (Unicode code points), not only white space, without U+0000',
+      description: 'The name of the plant: 1 to 200 characters (Unicode code points), not only white space, without U+0000',
     }),
     tag: Type.Optional(
       Type.String({
@@ -73,7 +77,11 @@ export const NewPlantSchema = Type.Object(
 export type NewPlantBody = Static<typeof NewPlantSchema>
 
 export const StatusSchema = Type.Object(
-  { status: Type.Union([Type.Literal('ok'), Type.Literal('ready')], { description: 'ok: the process serves; ready: the database answers too' }) },
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('ready')], {
+      description: 'ok: the process serves; ready: the database answers too',
+    }),
+  },
   { $id: 'Status', title: 'Status', examples: [{ status: 'ready' }] },
 )
 
@@ -88,12 +96,22 @@ const SUBSCRIPTION_URL = Type.String({
 
 export const NewSubscriptionSchema = Type.Object(
   { url: SUBSCRIPTION_URL },
-  { $id: 'NewSubscription', title: 'NewSubscription', description: 'A webhook subscription to make', examples: [{ url: 'https://hooks.example.com/plantstore' }] },
+  {
+    $id: 'NewSubscription',
+    title: 'NewSubscription',
+    description: 'A webhook subscription to make',
+    examples: [{ url: 'https://hooks.example.com/plantstore' }],
+  },
 )
 export type NewSubscriptionBody = Static<typeof NewSubscriptionSchema>
 
 const subscriptionProperties = {
-  id: Type.String({ maxLength: 40, pattern: '^wh_[A-Za-z0-9_-]+$', description: 'The id of the subscription', examples: ['wh_4fQ2r9LwXb1kN7sTz3aVyQ'] }),
+  id: Type.String({
+    maxLength: 40,
+    pattern: '^wh_[A-Za-z0-9_-]+$',
+    description: 'The id of the subscription',
+    examples: ['wh_4fQ2r9LwXb1kN7sTz3aVyQ'],
+  }),
   url: SUBSCRIPTION_URL,
   allPlants: Type.Boolean({ description: "true when made with plants:admin: every new plant, whoever owns it; else the subject's own" }),
   createdAt: Type.String({ format: 'date-time', maxLength: 40, description: 'When the subscription was made' }),
@@ -108,7 +126,15 @@ export const SubscriptionSchema = Type.Object(
     $id: 'Subscription',
     title: 'Subscription',
     description: 'A webhook subscription; its secret is shown only when it is made',
-    examples: [{ id: 'wh_4fQ2r9LwXb1kN7sTz3aVyQ', url: 'https://hooks.example.com/plantstore', allPlants: false, createdAt: '2026-11-24T08:00:00.000Z', status: 'active' }],
+    examples: [
+      {
+        id: 'wh_4fQ2r9LwXb1kN7sTz3aVyQ',
+        url: 'https://hooks.example.com/plantstore',
+        allPlants: false,
+        createdAt: '2026-11-24T08:00:00.000Z',
+        status: 'active',
+      },
+    ],
   },
 )
 export type SubscriptionBody = Static<typeof SubscriptionSchema>

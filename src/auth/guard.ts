@@ -16,8 +16,7 @@ declare module 'fastify' {
 
 const REALM = 'Bearer realm="plantstore"'
 
-const unauthorized = (message: string, challenge = REALM) =>
-  new HttpError(401, message, { 'www-authenticate': challenge })
+const unauthorized = (message: string, challenge = REALM) => new HttpError(401, message, { 'www-authenticate': challenge })
 
 /** The credentials of an `Authorization: Bearer <token>` header (scheme case-insensitive), else null. */
 function bearerToken(header: string | undefined): string | null {

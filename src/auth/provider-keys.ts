@@ -14,7 +14,7 @@ const REFETCH_AFTER_MS = 30_000
 const FETCH_TIMEOUT_MS = 5_000
 
 export const keysUnreachable = () =>
-  new HttpError(503, 'the identity provider\'s signing keys cannot be fetched now; try again later', { 'retry-after': '30' })
+  new HttpError(503, "the identity provider's signing keys cannot be fetched now; try again later", { 'retry-after': '30' })
 
 type FetchOutcome = 'success' | 'failure'
 

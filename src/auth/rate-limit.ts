@@ -37,11 +37,7 @@ async function connectRedis(url: string, app: FastifyInstance): Promise<Redis> {
  * valid token (so that guessing tokens is limited too). Call it once the principal is known.
  * With Redis the counters are shared, so the limit holds across instances.
  */
-export async function createRequestLimiter(
-  app: FastifyInstance,
-  perMinute: number,
-  redisUrl: string | null,
-): Promise<RequestLimiter> {
+export async function createRequestLimiter(app: FastifyInstance, perMinute: number, redisUrl: string | null): Promise<RequestLimiter> {
   const redis = redisUrl === null ? undefined : await connectRedis(redisUrl, app)
   await app.register(rateLimit, {
     global: false,
@@ -53,8 +49,7 @@ export async function createRequestLimiter(
   const check = app.createRateLimit({
     max: perMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) =>
-      request.principal === null ? `address:${request.ip}` : `token:${request.principal.tokenId}`,
+    keyGenerator: (request) => (request.principal === null ? `address:${request.ip}` : `token:${request.principal.tokenId}`),
   })
   return async (request, reply) => {
     const result = await check(request)

@@ -185,7 +185,8 @@ function publicUrl(raw: string): string {
 
 function parseJwt(env: NodeJS.ProcessEnv): JwtConfig | null {
   if (!env.JWT_ISSUER) return null
-  if (!env.JWT_AUDIENCE) throw new ConfigError('JWT_AUDIENCE is required when JWT_ISSUER is set: the audience your provider puts in tokens for this API')
+  if (!env.JWT_AUDIENCE)
+    throw new ConfigError('JWT_AUDIENCE is required when JWT_ISSUER is set: the audience your provider puts in tokens for this API')
   const algorithms = (env.JWT_ALGORITHMS || 'RS256,PS256,ES256,EdDSA').split(',').map((alg) => alg.trim())
   const refused = algorithms.find((alg) => !JWT_ALGORITHMS.includes(alg))
   if (refused !== undefined) {
@@ -210,15 +211,22 @@ function delayIn(name: string, raw: string): number {
 }
 
 function parseWebhooks(env: NodeJS.ProcessEnv): WebhookConfig {
-  const networks = (env.WEBHOOK_ALLOWED_NETWORKS ?? '').split(',').map((cidr) => cidr.trim()).filter((cidr) => cidr !== '')
+  const networks = (env.WEBHOOK_ALLOWED_NETWORKS ?? '')
+    .split(',')
+    .map((cidr) => cidr.trim())
+    .filter((cidr) => cidr !== '')
   const bad = networks.find((cidr) => !ipaddr.isValidCIDR(cidr))
-  if (bad !== undefined) throw new ConfigError(`WEBHOOK_ALLOWED_NETWORKS takes CIDRs separated by commas, such as 127.0.0.0/8,::1/128; '${bad}' is not one`)
+  if (bad !== undefined)
+    throw new ConfigError(`WEBHOOK_ALLOWED_NETWORKS takes CIDRs separated by commas, such as 127.0.0.0/8,::1/128; '${bad}' is not one`)
   let secretKey: Buffer | null = null
   if (env.WEBHOOK_SECRET_KEY) {
     secretKey = Buffer.from(env.WEBHOOK_SECRET_KEY, 'base64')
-    if (secretKey.length !== 32) throw new ConfigError('WEBHOOK_SECRET_KEY must be 32 bytes in base64, such as the output of: openssl rand -base64 32')
+    if (secretKey.length !== 32)
+      throw new ConfigError('WEBHOOK_SECRET_KEY must be 32 bytes in base64, such as the output of: openssl rand -base64 32')
   }
-  const delays = (env.WEBHOOK_RETRY_DELAYS || '5s,5m,30m,2h,5h,10h,10h').split(',').map((delay) => delayIn('WEBHOOK_RETRY_DELAYS', delay.trim()))
+  const delays = (env.WEBHOOK_RETRY_DELAYS || '5s,5m,30m,2h,5h,10h,10h')
+    .split(',')
+    .map((delay) => delayIn('WEBHOOK_RETRY_DELAYS', delay.trim()))
   return {
     // At most 45 s: with the lease's margin, another instance retries an attempt cut off by a crash within 60 s.
     timeoutMs: integerIn('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS || '10000', 100, 45_000),

@@ -3,7 +3,16 @@ import type { FastifyInstance } from 'fastify'
 
 /** What a browser app may send and read; tokens travel in a header, so there is no credentials mode. */
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id']
-const EXPOSED_HEADERS = ['Location', 'Link', 'X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']
+const EXPOSED_HEADERS = [
+  'Location',
+  'Link',
+  'X-Request-Id',
+  'Retry-After',
+  'Idempotent-Replayed',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+]
 
 /** Lets the browsers of `origins` (or any, with `*`) call the API; preflights are answered 204. */
 export async function registerCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {

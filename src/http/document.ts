@@ -21,7 +21,8 @@ export const SCOPE_MEANINGS = {
  * (read when the document is first asked for, so PORT=0 names the real port).
  */
 function server(app: FastifyInstance, publicUrl: string | null): { url: string; description: string; 'x-internal': boolean } {
-  if (publicUrl !== null) return { url: publicUrl, description: 'production: the address this deployment publishes (PUBLIC_URL)', 'x-internal': false }
+  if (publicUrl !== null)
+    return { url: publicUrl, description: 'production: the address this deployment publishes (PUBLIC_URL)', 'x-internal': false }
   const local = { description: 'local: the address this instance listens on (set PUBLIC_URL to publish another)', 'x-internal': true }
   const address = app.addresses()[0]
   if (address === undefined || typeof address === 'string') return { url: '/', ...local }

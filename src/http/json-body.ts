@@ -11,8 +11,7 @@ const INTEGER_LITERAL = /^-?(0|[1-9][0-9]*)$/
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
 
 /** Integer literals become bigints so that no id is rounded; other numbers stay doubles. */
-const parseNumber = (literal: string): bigint | number =>
-  INTEGER_LITERAL.test(literal) ? BigInt(literal) : Number(literal)
+const parseNumber = (literal: string): bigint | number => (INTEGER_LITERAL.test(literal) ? BigInt(literal) : Number(literal))
 
 class LoneSurrogate extends Error {}
 

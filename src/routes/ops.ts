@@ -65,7 +65,14 @@ export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRou
           200: {
             description: 'Prometheus text exposition format',
             headers: { ...HEADERS.requestId, ...HEADERS.cors },
-            content: { 'text/plain': { schema: Type.String({ maxLength: 10_000_000, examples: ['http_requests_total{method="GET",route="/plants",status_code="200"} 12\n'] }) } },
+            content: {
+              'text/plain': {
+                schema: Type.String({
+                  maxLength: 10_000_000,
+                  examples: ['http_requests_total{method="GET",route="/plants",status_code="200"} 12\n'],
+                }),
+              },
+            },
           },
           ...errorResponses([]),
         },

@@ -59,7 +59,7 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
         summary: 'Create a plant',
         description:
           'Adds a plant owned by the caller. Every failure caused by the request (bad JSON, wrong content type, body over 16 KiB, invalid field, an id that already exists) is a 400. ' +
-          'With an Idempotency-Key, a retry of the same request within the key\'s lifetime gets the first answer again (200 or 400 already exists), with Idempotent-Replayed: true, and has no new effect.',
+          "With an Idempotency-Key, a retry of the same request within the key's lifetime gets the first answer again (200 or 400 already exists), with Idempotent-Replayed: true, and has no new effect.",
         tags,
         security: bearerWith('plants:write'),
         headers: IdempotencyHeaders,
@@ -98,7 +98,12 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
         querystring: ListQuery,
         response: {
           200: response('The plants in ascending id order, streamed when there are many', {
-            body: { type: 'array', items: ref(PlantSchema), maxItems: 2147483647, examples: [[{ name: 'Monstera', tag: 'indoor' }, { name: 'Fern' }]] },
+            body: {
+              type: 'array',
+              items: ref(PlantSchema),
+              maxItems: 2147483647,
+              examples: [[{ name: 'Monstera', tag: 'indoor' }, { name: 'Fern' }]],
+            },
             headers: HEADERS.nextPage,
             limited: true,
           }),

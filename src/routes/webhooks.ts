@@ -35,7 +35,13 @@ const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscri
 
 function shown(subscription: Subscription): SubscriptionBody {
   const { id, url, allPlants, createdAt, disabledAt, disabledReason } = subscription
-  const body: SubscriptionBody = { id, url, allPlants, createdAt: createdAt.toISOString(), status: disabledAt === null ? 'active' : 'disabled' }
+  const body: SubscriptionBody = {
+    id,
+    url,
+    allPlants,
+    createdAt: createdAt.toISOString(),
+    status: disabledAt === null ? 'active' : 'disabled',
+  }
   if (disabledReason !== null) body.disabledReason = disabledReason
   return body
 }
@@ -77,7 +83,13 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       const id = `wh_${randomBytes(16).toString('base64url')}`
       const secret = newSecret()
       const allPlants = visibleOwner(principal) === null
-      await store.createSubscription({ id, subject: principal.subject, allPlants, url: request.body.url, secret: sealSecret(secret, config.secretKey) })
+      await store.createSubscription({
+        id,
+        subject: principal.subject,
+        allPlants,
+        url: request.body.url,
+        secret: sealSecret(secret, config.secretKey),
+      })
       reply.code(201).header('location', `/webhooks/${id}`)
       return { id, url: request.body.url, allPlants, createdAt: new Date().toISOString(), status: 'active', secret }
     },
@@ -90,7 +102,8 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       schema: {
         operationId: 'listSubscriptions',
         summary: 'List webhook subscriptions',
-        description: "The caller's subscriptions, oldest first; every subscription for a token with plants:admin. Secrets are never shown again.",
+        description:
+          "The caller's subscriptions, oldest first; every subscription for a token with plants:admin. Secrets are never shown again.",
         tags,
         security,
         response: {
@@ -112,7 +125,8 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       schema: {
         operationId: 'deleteSubscription',
         summary: 'Delete a webhook subscription',
-        description: "No event is sent to it any more, pending retries included. Another subject's subscription is answered exactly as a missing one: 404.",
+        description:
+          "No event is sent to it any more, pending retries included. Another subject's subscription is answered exactly as a missing one: 404.",
         tags,
         security,
         params: SubscriptionIdParams,
@@ -123,7 +137,8 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       },
     },
     async (request, reply) => {
-      if (!(await store.deleteSubscription(request.params.id, visibleOwner(principalOf(request))))) throw subscriptionNotFound(request.params.id)
+      if (!(await store.deleteSubscription(request.params.id, visibleOwner(principalOf(request)))))
+        throw subscriptionNotFound(request.params.id)
       return reply.code(204).send()
     },
   )

@@ -54,10 +54,7 @@ export interface IdempotencyKey {
  * now or `replayed` from the first request with the key; or the key was used for another
  * request; or a request with the key is still being committed.
  */
-export type KeyedCreate =
-  | { outcome: 'created' | 'exists'; replayed: boolean }
-  | { outcome: 'mismatch' }
-  | { outcome: 'in-flight' }
+export type KeyedCreate = { outcome: 'created' | 'exists'; replayed: boolean } | { outcome: 'mismatch' } | { outcome: 'in-flight' }
 
 /** A webhook subscription as it is kept; `secret` as stored (sealed when WEBHOOK_SECRET_KEY is set). */
 export interface Subscription {

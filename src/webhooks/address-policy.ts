@@ -66,7 +66,8 @@ export class AddressPolicy {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, [])
       const blocked = addresses.find((entry) => !this.permits(entry.address))
-      if (blocked !== undefined) return callback(new BlockedAddressError(`${hostname} resolves to ${blocked.address}, which webhooks may not reach`), [])
+      if (blocked !== undefined)
+        return callback(new BlockedAddressError(`${hostname} resolves to ${blocked.address}, which webhooks may not reach`), [])
       const [first] = addresses
       if (first === undefined) return callback(new BlockedAddressError(`${hostname} has no address`), [])
       if (options.all) callback(null, addresses)

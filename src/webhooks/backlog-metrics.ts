@@ -11,26 +11,26 @@ export class BacklogMetrics implements HasMetrics {
 
   registerMetrics(registry: Registry): void {
     const store = this.store
-  let reading: ReturnType<PlantStore['webhookBacklog']> | null = null
-  const backlog = () => (reading ??= store.webhookBacklog().finally(() => (reading = null)))
-  new Gauge({
-    name: 'webhook_pending_events',
-    help: 'Webhook events not yet delivered or given up',
-    aggregator: 'max',
-    registers: [registry],
-    async collect() {
-      this.set((await backlog()).pending)
-    },
-  })
-  new Gauge({
-    name: 'webhook_oldest_pending_age_seconds',
-    help: 'Age of the oldest webhook event not yet delivered or given up; 0 when none is pending',
-    aggregator: 'max',
-    registers: [registry],
-    async collect() {
-      const oldest = (await backlog()).oldestCreatedAt
-      this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest.getTime()) / 1000))
-    },
-  })
-}
+    let reading: ReturnType<PlantStore['webhookBacklog']> | null = null
+    const backlog = () => (reading ??= store.webhookBacklog().finally(() => (reading = null)))
+    new Gauge({
+      name: 'webhook_pending_events',
+      help: 'Webhook events not yet delivered or given up',
+      aggregator: 'max',
+      registers: [registry],
+      async collect() {
+        this.set((await backlog()).pending)
+      },
+    })
+    new Gauge({
+      name: 'webhook_oldest_pending_age_seconds',
+      help: 'Age of the oldest webhook event not yet delivered or given up; 0 when none is pending',
+      aggregator: 'max',
+      registers: [registry],
+      async collect() {
+        const oldest = (await backlog()).oldestCreatedAt
+        this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest.getTime()) / 1000))
+      },
+    })
+  }
 }

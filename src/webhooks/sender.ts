@@ -16,9 +16,7 @@ export interface Attempt {
 }
 
 /** An answer (any status), or why there was none. */
-export type AttemptResult =
-  | { status: number; retryAfterS: number | null; answer: string }
-  | { error: string; blocked: boolean }
+export type AttemptResult = { status: number; retryAfterS: number | null; answer: string } | { error: string; blocked: boolean }
 
 /** Retry-After in seconds, or as an HTTP date; null when absent or unreadable. */
 function retryAfterOf(value: string | undefined, now: number): number | null {

@@ -29,7 +29,10 @@ function debianMirror(): string {
 
 /** Fetches a package tarball from the npm registry and unpacks the given members of it into `into`. */
 async function unpackNpmPackage(spec: string, scratch: string, into: string, members: string[]): Promise<void> {
-  const file = (await must('npm', ['pack', '--silent', '--pack-destination', scratch, spec], { timeoutMs: 300_000 })).trim().split('\n').at(-1)
+  const file = (await must('npm', ['pack', '--silent', '--pack-destination', scratch, spec], { timeoutMs: 300_000 }))
+    .trim()
+    .split('\n')
+    .at(-1)
   mkdirSync(into, { recursive: true })
   await must('tar', ['-xzf', join(scratch, file ?? ''), '-C', into, '--strip-components=1', ...members])
 }
@@ -57,11 +60,15 @@ export async function ensureStandInBase(): Promise<string> {
       'podman',
       [
         'import',
-        '--change', `ENV PATH=${SEARCH_PATH}`,
-        '--change', `ENV NODE_EXTRA_CA_CERTS=${CA_INSIDE}`,
+        '--change',
+        `ENV PATH=${SEARCH_PATH}`,
+        '--change',
+        `ENV NODE_EXTRA_CA_CERTS=${CA_INSIDE}`,
         // node-gyp would download the headers; they came with the binary.
-        '--change', 'ENV npm_config_nodedir=/usr/local',
-        '--change', 'CMD ["node"]',
+        '--change',
+        'ENV npm_config_nodedir=/usr/local',
+        '--change',
+        'CMD ["node"]',
         tarball,
         STAND_IN_BASE,
       ],

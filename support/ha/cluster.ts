@@ -62,11 +62,24 @@ export class HaCluster {
   static async start(): Promise<HaCluster> {
     const root = mkdtempSync(join(tmpdir(), 'plantstore-ha-'))
     chmodSync(root, 0o755)
-    const ports = { etcd: await freePort(), etcdPeer: await freePort(), primary: await freePort(), sync: await freePort(), pgbouncer: await freePort() }
+    const ports = {
+      etcd: await freePort(),
+      etcdPeer: await freePort(),
+      primary: await freePort(),
+      sync: await freePort(),
+      pgbouncer: await freePort(),
+    }
     const cluster = new HaCluster(root, ports)
     try {
       for (const name of ['node1', 'node2', 'node3']) {
-        cluster.nodes.push({ name, pgPort: await freePort(), restPort: await freePort(), dataDir: join(root, name), config: join(root, `patroni-${name}.yml`), patroni: null })
+        cluster.nodes.push({
+          name,
+          pgPort: await freePort(),
+          restPort: await freePort(),
+          dataDir: join(root, name),
+          config: join(root, `patroni-${name}.yml`),
+          patroni: null,
+        })
       }
       if (process.getuid?.() === 0) {
         const { stdout } = await run('id', ['-u', CLUSTER_USER])
@@ -78,8 +91,16 @@ export class HaCluster {
       for (const node of cluster.nodes) cluster.startPatroni(node)
       await cluster.waitForRoles()
       cluster.startProxies()
-      await waitFor('HAProxy to route to the leader', () => cluster.sql(cluster.url('primary'), 'SELECT NOT pg_is_in_recovery() AS ok'), 30_000)
-      await waitFor('HAProxy to route to the sync standby', () => cluster.sql(cluster.url('sync'), 'SELECT pg_is_in_recovery() AS ok'), 30_000)
+      await waitFor(
+        'HAProxy to route to the leader',
+        () => cluster.sql(cluster.url('primary'), 'SELECT NOT pg_is_in_recovery() AS ok'),
+        30_000,
+      )
+      await waitFor(
+        'HAProxy to route to the sync standby',
+        () => cluster.sql(cluster.url('sync'), 'SELECT pg_is_in_recovery() AS ok'),
+        30_000,
+      )
       return cluster
     } catch (error) {
       await cluster.stop()
@@ -148,8 +169,22 @@ export class HaCluster {
     this.others.push(
       startAs(
         'etcd',
-        ['--name', 'ha', '--data-dir', data, '--listen-client-urls', client, '--advertise-client-urls', client,
-          '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer, '--initial-cluster', `ha=${peer}`],
+        [
+          '--name',
+          'ha',
+          '--data-dir',
+          data,
+          '--listen-client-urls',
+          client,
+          '--advertise-client-urls',
+          client,
+          '--listen-peer-urls',
+          peer,
+          '--initial-advertise-peer-urls',
+          peer,
+          '--initial-cluster',
+          `ha=${peer}`,
+        ],
         this.log('etcd'),
         this.root,
       ),
@@ -186,10 +221,15 @@ export class HaCluster {
   async waitForRoles(timeoutMs = 120_000): Promise<void> {
     await waitFor('a leader', () => this.leader(), timeoutMs, 500)
     await waitFor('a synchronous standby', () => this.syncStandby(), timeoutMs, 500)
-    await waitFor('every node running', async () => {
-      const states = await Promise.all(this.nodes.filter((node) => node.patroni !== null).map((node) => this.answers(node, '/health')))
-      return states.every(Boolean)
-    }, timeoutMs, 500)
+    await waitFor(
+      'every node running',
+      async () => {
+        const states = await Promise.all(this.nodes.filter((node) => node.patroni !== null).map((node) => this.answers(node, '/health')))
+        return states.every(Boolean)
+      },
+      timeoutMs,
+      500,
+    )
   }
 
   private startProxies(): void {
@@ -218,7 +258,9 @@ export class HaCluster {
     const from = await this.leader()
     const to = await this.syncStandby()
     if (from === null || to === null) throw new Error('no leader or sync standby to switch over')
-    await run('patronictl', ['-c', from.config, 'switchover', '--leader', from.name, '--candidate', to.name, '--force'], { timeout: 60_000 })
+    await run('patronictl', ['-c', from.config, 'switchover', '--leader', from.name, '--candidate', to.name, '--force'], {
+      timeout: 60_000,
+    })
     return { from, to }
   }
 
@@ -244,10 +286,10 @@ export class HaCluster {
   async stop({ keep = false }: { keep?: boolean } = {}): Promise<void> {
     for (const node of this.nodes) if (node.patroni?.pid !== undefined) signal(node.patroni.pid, 'SIGTERM')
     for (const child of this.others) if (child.pid !== undefined) signal(child.pid, 'SIGTERM')
-    const ids = () => [
-      ...this.nodes.flatMap((node) => [node.patroni?.pid, postmasterOf(node.dataDir)]),
-      ...this.others.map((child) => child.pid),
-    ].filter((pid): pid is number => pid !== undefined && pid !== null && isAlive(pid))
+    const ids = () =>
+      [...this.nodes.flatMap((node) => [node.patroni?.pid, postmasterOf(node.dataDir)]), ...this.others.map((child) => child.pid)].filter(
+        (pid): pid is number => pid !== undefined && pid !== null && isAlive(pid),
+      )
     await waitFor('the cluster to stop', async () => ids().length === 0, 15_000).catch(() => {})
     this.killAll()
     if (!keep) rmSync(this.root, { recursive: true, force: true })

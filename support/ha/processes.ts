@@ -69,7 +69,12 @@ export function killPostmaster(dataDir: string): void {
   for (const child of children) signal(child, 'SIGKILL')
 }
 
-export async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs: number, everyMs = 200): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs: number,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await check().catch(() => null)

@@ -34,11 +34,21 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
   let admin: string
   let api: Api
 
-  const compose = (args: string[]) => must('podman-compose', ['--project-name', project, '--file', COMPOSE_FILE, ...args], { env, timeoutMs: 300_000 })
+  const compose = (args: string[]) =>
+    must('podman-compose', ['--project-name', project, '--file', COMPOSE_FILE, ...args], { env, timeoutMs: 300_000 })
 
   /** The container of a compose service (podman-compose and docker compose name them differently). */
   async function container(service: string): Promise<string> {
-    const names = await must('podman', ['ps', '--all', '--format', '{{.Names}}', '--filter', `label=io.podman.compose.project=${project}`, '--filter', `label=com.docker.compose.service=${service}`])
+    const names = await must('podman', [
+      'ps',
+      '--all',
+      '--format',
+      '{{.Names}}',
+      '--filter',
+      `label=io.podman.compose.project=${project}`,
+      '--filter',
+      `label=com.docker.compose.service=${service}`,
+    ])
     const [name] = names.trim().split('\n')
     assert.ok(name, `no container for ${service}`)
     return name
@@ -52,7 +62,7 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
   }
 
   async function instanceLogs(service: string): Promise<string> {
-    return (await must('podman', ['logs', await container(service)]))
+    return await must('podman', ['logs', await container(service)])
   }
 
   before(async () => {
@@ -92,7 +102,11 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
   })
 
   test('compose logs show one first-start token, from one of the two instances', async () => {
-    const result = await run('podman-compose', ['--project-name', project, '--file', COMPOSE_FILE, 'logs', 'plantstore-1', 'plantstore-2'], { env })
+    const result = await run(
+      'podman-compose',
+      ['--project-name', project, '--file', COMPOSE_FILE, 'logs', 'plantstore-1', 'plantstore-2'],
+      { env },
+    )
     const tokens = new Set((result.stdout + result.stderr).match(/pst_[A-Za-z0-9_-]{20,}/g))
     assert.equal(tokens.size, 1, 'exactly one token, though both instances started on the empty database')
     admin = [...tokens][0] ?? ''
@@ -100,7 +114,9 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
   })
 
   test('a token made with exec … plantstore token create creates id 2^53+1, and both instances serve it', async () => {
-    const token = (await must('podman', ['exec', await container('plantstore-2'), 'plantstore', 'token', 'create', '--subject', 'gardener'])).trim()
+    const token = (
+      await must('podman', ['exec', await container('plantstore-2'), 'plantstore', 'token', 'create', '--subject', 'gardener'])
+    ).trim()
     const created = await api.createPlant(token, { id: BIG_ID, name: 'fern' })
     assert.equal(created.status, 200, created.text)
     assert.equal(created.headers.get('location'), `/plants/${BIG_ID}`)
@@ -110,7 +126,11 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
       assert.deepEqual(plant.body, { name: 'fern' })
     }
     for (const service of ['plantstore-1', 'plantstore-2']) {
-      await waitUntil(`${service} served the plant`, async () => ((await instanceLogs(service)).includes(`"url":"/plants/${BIG_ID}"`) ? true : null), 10_000)
+      await waitUntil(
+        `${service} served the plant`,
+        async () => ((await instanceLogs(service)).includes(`"url":"/plants/${BIG_ID}"`) ? true : null),
+        10_000,
+      )
     }
   })
 
@@ -119,11 +139,17 @@ describe('compose.yaml: PostgreSQL and two instances behind nginx', { skip: unav
     assert.equal(answer.status, 200)
     const requestId = answer.headers.get('x-request-id')
     assert.ok(requestId)
-    const proxyAddress = (await must('podman', ['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', await container('proxy')])).trim()
-    const line = await waitUntil('the request logged', async () => {
-      const logs = (await instanceLogs('plantstore-1')) + (await instanceLogs('plantstore-2'))
-      return logs.split('\n').find((entry) => entry.includes(requestId)) ?? null
-    }, 10_000)
+    const proxyAddress = (
+      await must('podman', ['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', await container('proxy')])
+    ).trim()
+    const line = await waitUntil(
+      'the request logged',
+      async () => {
+        const logs = (await instanceLogs('plantstore-1')) + (await instanceLogs('plantstore-2'))
+        return logs.split('\n').find((entry) => entry.includes(requestId)) ?? null
+      },
+      10_000,
+    )
     const { remoteAddress } = JSON.parse(line) as { remoteAddress: string }
     assert.notEqual(remoteAddress, '203.0.113.7')
     assert.notEqual(remoteAddress, proxyAddress, 'TRUST_PROXY makes the instances look past the proxy')

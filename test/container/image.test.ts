@@ -24,7 +24,21 @@ describe('the container image', { skip: unavailable ?? false }, () => {
   async function start(name: string): Promise<void> {
     names.push(name)
     // HOST stays the image's 0.0.0.0 in a real deployment; on the host's network the test keeps it to loopback.
-    await must('podman', ['run', '--detach', '--name', name, '--network', 'host', '--env', `PORT=${port}`, '--env', 'HOST=127.0.0.1', '--volume', `${volume}:/data`, TEST_IMAGE])
+    await must('podman', [
+      'run',
+      '--detach',
+      '--name',
+      name,
+      '--network',
+      'host',
+      '--env',
+      `PORT=${port}`,
+      '--env',
+      'HOST=127.0.0.1',
+      '--volume',
+      `${volume}:/data`,
+      TEST_IMAGE,
+    ])
     await waitUntil(`${name} ready`, async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : null))
   }
 
@@ -46,7 +60,15 @@ describe('the container image', { skip: unavailable ?? false }, () => {
 
   test('the image is set to run as a non-root user, on port 8080 of 0.0.0.0, with /data as a volume', async () => {
     const [config] = JSON.parse(await must('podman', ['image', 'inspect', TEST_IMAGE])) as {
-      Config: { User: string; Env: string[]; ExposedPorts: Record<string, unknown>; Volumes: Record<string, unknown>; Entrypoint: string[]; Cmd: string[]; Labels: Record<string, string> }
+      Config: {
+        User: string
+        Env: string[]
+        ExposedPorts: Record<string, unknown>
+        Volumes: Record<string, unknown>
+        Entrypoint: string[]
+        Cmd: string[]
+        Labels: Record<string, string>
+      }
     }[]
     assert.ok(config)
     assert.notEqual(config.Config.User, '')
@@ -69,9 +91,23 @@ describe('the container image', { skip: unavailable ?? false }, () => {
       .map(([path]) => path)
     assert.ok(devOnly.includes('node_modules/typescript') && devOnly.length > 100)
     const inImage = (paths: string[]) =>
-      must('podman', ['run', '--rm', '--network', 'none', '--entrypoint', 'node', TEST_IMAGE, '-e', `const fs = require('node:fs'); console.log(JSON.stringify(${JSON.stringify(paths)}.filter((path) => fs.existsSync('/app/' + path + '/package.json'))))`])
+      must('podman', [
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--entrypoint',
+        'node',
+        TEST_IMAGE,
+        '-e',
+        `const fs = require('node:fs'); console.log(JSON.stringify(${JSON.stringify(paths)}.filter((path) => fs.existsSync('/app/' + path + '/package.json'))))`,
+      ])
     assert.deepEqual(JSON.parse(await inImage(devOnly)), [])
-    assert.deepEqual(JSON.parse(await inImage(['node_modules/fastify', 'node_modules/better-sqlite3'])), ['node_modules/fastify', 'node_modules/better-sqlite3'], 'the production dependencies are there')
+    assert.deepEqual(
+      JSON.parse(await inImage(['node_modules/fastify', 'node_modules/better-sqlite3'])),
+      ['node_modules/fastify', 'node_modules/better-sqlite3'],
+      'the production dependencies are there',
+    )
   })
 
   test('every symbolic link in /app resolves', async () => {

@@ -11,7 +11,11 @@ const missing = TOOLS.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool
 const skip = missing.length > 0 ? `needs ${missing.join(', ')} (Debian's patroni, etcd-server, haproxy, pgbouncer)` : false
 if (skip && process.env.CI === 'true') throw new Error(`test:ha ${skip}, and CI=true`)
 
-const WEBHOOKS = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS: '200ms,500ms,1s,2s,2s,5s,5s,10s', WEBHOOK_TIMEOUT_MS: '2000' }
+const WEBHOOKS = {
+  WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+  WEBHOOK_RETRY_DELAYS: '200ms,500ms,1s,2s,2s,5s,5s,10s',
+  WEBHOOK_TIMEOUT_MS: '2000',
+}
 /** What the contract promises: every instance writes again within this time of the new leader. */
 const WRITES_AGAIN_WITHIN_MS = 15_000
 
@@ -109,10 +113,14 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     try {
       assert.equal((await call(`${service.url}/webhooks`, admin, 'POST', { url: receiver.url() })).status, 201)
       for (let id = 3000; id < 3040; id++) {
-        const created = await call(`${service.url}/plants`, writer, 'POST', `{"id":${id},"name":"pooled ${id}"}`, { 'idempotency-key': `pooled-${id}` })
+        const created = await call(`${service.url}/plants`, writer, 'POST', `{"id":${id},"name":"pooled ${id}"}`, {
+          'idempotency-key': `pooled-${id}`,
+        })
         assert.equal(created.status, 200, created.text)
       }
-      const replay = await call(`${service.url}/plants`, writer, 'POST', '{"id":3000,"name":"pooled 3000"}', { 'idempotency-key': 'pooled-3000' })
+      const replay = await call(`${service.url}/plants`, writer, 'POST', '{"id":3000,"name":"pooled 3000"}', {
+        'idempotency-key': 'pooled-3000',
+      })
       assert.equal(replay.headers.get('idempotent-replayed'), 'true')
       assert.equal((await call(`${service.url}/plants`, writer, 'POST', '{"id":3000,"name":"again"}')).status, 400)
       assert.equal((await call(`${service.url}/plants/3001`, writer)).text, '{"name":"pooled 3001"}')
@@ -134,7 +142,9 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
   async function underLoad(name: string, firstId: bigint, disrupt: () => Promise<void>) {
     const instances = [await start({ DATABASE_URL: cluster.url('primary') }), await start({ DATABASE_URL: cluster.url('primary') })]
     const receiver = await Receiver.start()
-    const subscription = JSON.parse((await call(`${instances[0]?.url}/webhooks`, admin, 'POST', { url: receiver.url() })).text) as { id: string }
+    const subscription = JSON.parse((await call(`${instances[0]?.url}/webhooks`, admin, 'POST', { url: receiver.url() })).text) as {
+      id: string
+    }
     const oldLeader = await cluster.leader()
     let disruptedAt = 0
     let leaderSeenAt = 0
@@ -173,7 +183,10 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     assert.deepEqual(report.wrongAnswers, [], 'every key was answered 200 (first or replayed), never 400 or 422')
     assert.deepEqual(report.unfinished, [], 'every started create was acknowledged in the end')
     for (const at of recovered) {
-      assert.ok(at !== null && at - leaderSeenAt <= WRITES_AGAIN_WITHIN_MS, `each instance writes again within ${WRITES_AGAIN_WITHIN_MS} ms of the new leader`)
+      assert.ok(
+        at !== null && at - leaderSeenAt <= WRITES_AGAIN_WITHIN_MS,
+        `each instance writes again within ${WRITES_AGAIN_WITHIN_MS} ms of the new leader`,
+      )
     }
     const kept = await ownIds(instances[0]?.url as string, writer)
     const lost = report.acknowledged.filter((id) => !kept.has(String(id)))
@@ -200,7 +213,7 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     await cluster.waitForRoles()
   })
 
-  test('an unplanned failover (the leader\'s Patroni and PostgreSQL SIGKILLed) under load loses nothing', async () => {
+  test("an unplanned failover (the leader's Patroni and PostgreSQL SIGKILLed) under load loses nothing", async () => {
     await underLoad('failover', 20_000_000n, async () => {
       await cluster.killLeader()
     })

@@ -47,7 +47,8 @@ function nextPageOf(link: string | null, base: URL): NextPage | null {
   const query = new URL(uri, base).searchParams
   const limit = query.get('limit')
   const after = query.get('after')
-  if (limit === null || after === null || !/^-?[0-9]+$/.test(after)) throw new MalformedAnswerError(`the next-page link is not understood: ${uri}`)
+  if (limit === null || after === null || !/^-?[0-9]+$/.test(after))
+    throw new MalformedAnswerError(`the next-page link is not understood: ${uri}`)
   const tag = query.get('tag')
   return { limit: Number(limit), after: BigInt(after), ...(tag === null ? {} : { tag }) }
 }

@@ -38,7 +38,8 @@ export function verifyWebhook(
   const timestamp = header(headers, 'webhook-timestamp')
   const signatures = header(headers, 'webhook-signature')
   if (!/^[0-9]{1,15}$/.test(timestamp)) throw new WebhookVerificationError('the webhook-timestamp header is not a time')
-  if (Math.abs(now / 1000 - Number(timestamp)) > toleranceSeconds) throw new WebhookVerificationError('the webhook is too old or too far in the future')
+  if (Math.abs(now / 1000 - Number(timestamp)) > toleranceSeconds)
+    throw new WebhookVerificationError('the webhook is too old or too far in the future')
   const body = Buffer.from(rawBody)
   const expected = createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.`).update(body).digest()
   const matches = signatures.split(' ').some((entry) => {

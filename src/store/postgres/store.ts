@@ -166,7 +166,12 @@ export class PostgresStore implements PlantStore {
    * pooler has no session to keep it in); `name` is also the operation label of its latency
    * metric. The pool drops a connection whose query failed.
    */
-  private async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[], pool = this.pool): Promise<pg.QueryResult<R>> {
+  private async query<R extends pg.QueryResultRow>(
+    name: string,
+    text: string,
+    values: unknown[],
+    pool = this.pool,
+  ): Promise<pg.QueryResult<R>> {
     const stop = this.queryDuration?.startTimer({ operation: name, pool: pool === this.pool ? 'primary' : 'read' })
     try {
       return await pool.query<R>(this.preparedStatements ? { name, text, values } : { text, values })
@@ -258,10 +263,9 @@ export class PostgresStore implements PlantStore {
   createPlantWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
     return this.keysInFlight.run(plant.owner, key.key, () =>
       this.transaction(async (client): Promise<KeyedCreate> => {
-        const lock = await client.query<{ locked: boolean }>(
-          'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
-          [ownerKey(plant.owner, key.key)],
-        )
+        const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
+          ownerKey(plant.owner, key.key),
+        ])
         if (lock.rows[0]?.locked !== true) return { outcome: 'in-flight' }
         const kept = await client.query<{ fingerprint: string; created: boolean }>(
           'SELECT fingerprint, created FROM idempotency_keys WHERE subject = $1 AND key = $2 AND created_at >= $3',
@@ -275,11 +279,10 @@ export class PostgresStore implements PlantStore {
         )
         const created = inserted.rowCount === 1
         if (created) {
-          await client.query(`${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, $1, $2 FROM (SELECT $3::text AS owner) c ${ACTIVE_SUBSCRIPTIONS}`, [
-            String(plant.id),
-            NEW_PLANT.body(plant),
-            plant.owner,
-          ])
+          await client.query(
+            `${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, $1, $2 FROM (SELECT $3::text AS owner) c ${ACTIVE_SUBSCRIPTIONS}`,
+            [String(plant.id), NEW_PLANT.body(plant), plant.owner],
+          )
         }
         await client.query(
           'INSERT INTO idempotency_keys (subject, key, fingerprint, created) VALUES ($1, $2, $3, $4) ' +
@@ -391,11 +394,7 @@ export class PostgresStore implements PlantStore {
   }
 
   async revokeToken(id: number): Promise<boolean> {
-    const result = await this.query(
-      'revoke_token',
-      'UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
-      [id],
-    )
+    const result = await this.query('revoke_token', 'UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id])
     return result.rowCount === 1
   }
 
@@ -435,7 +434,10 @@ export class PostgresStore implements PlantStore {
 
   deleteSubscription(id: string, subject: string | null): Promise<boolean> {
     return this.transaction(async (client) => {
-      const deleted = await client.query('DELETE FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR subject = $2)', [id, subject])
+      const deleted = await client.query('DELETE FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR subject = $2)', [
+        id,
+        subject,
+      ])
       if (deleted.rowCount !== 1) return false
       await client.query("DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'pending'", [id])
       return true
@@ -453,7 +455,15 @@ export class PostgresStore implements PlantStore {
 
   /** Rows another instance is claiming are skipped, not waited for: instances share the work. */
   async claimDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const result = await this.query<{ id: string; attempts: number; message_id: string; body: string; subscription_id: string; url: string; secret: string }>(
+    const result = await this.query<{
+      id: string
+      attempts: number
+      message_id: string
+      body: string
+      subscription_id: string
+      url: string
+      secret: string
+    }>(
       'claim_deliveries',
       // The locking read is a CTE so that it runs once: as an IN subquery the planner may run it again and claim more.
       "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) " +
@@ -475,7 +485,8 @@ export class PostgresStore implements PlantStore {
 
   /** One statement for the outcomes, fenced by attempt; a 410 also disables its subscription, in the same transaction. */
   finishDeliveries(finished: readonly FinishedDelivery[]): Promise<void> {
-    const state = (outcome: DeliveryOutcome) => (outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'pending' : 'given_up')
+    const state = (outcome: DeliveryOutcome) =>
+      outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'pending' : 'given_up'
     return this.transaction(async (client) => {
       const recorded = await client.query<{ id: string }>(
         'UPDATE webhook_deliveries AS d SET state = u.state, last_result = u.result, ' +
@@ -494,10 +505,10 @@ export class PostgresStore implements PlantStore {
       const ids = new Set(recorded.rows.map((row) => row.id))
       for (const { claim, outcome } of finished) {
         if (outcome.kind !== 'disable' || !ids.has(String(claim.id))) continue
-        await client.query('UPDATE webhook_subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL', [
-          claim.subscriptionId,
-          outcome.result,
-        ])
+        await client.query(
+          'UPDATE webhook_subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL',
+          [claim.subscriptionId, outcome.result],
+        )
         await client.query("DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'pending'", [claim.subscriptionId])
       }
     })
@@ -525,7 +536,8 @@ export class PostgresStore implements PlantStore {
   /** Ready only while a writable primary answers: a standby serves reads but no write. */
   async ping(): Promise<void> {
     const result = await this.query<{ standby: boolean }>('ping', 'SELECT pg_is_in_recovery() AS standby', [])
-    if (result.rows[0]?.standby !== false) throw new StoreUnavailableError('the database is a standby (read-only): no writable primary answers')
+    if (result.rows[0]?.standby !== false)
+      throw new StoreUnavailableError('the database is a standby (read-only): no writable primary answers')
   }
 
   /** Pool use and query latency by pool (`primary`, and `read` with DATABASE_READ_URL), for /metrics. */

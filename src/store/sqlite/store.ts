@@ -133,12 +133,16 @@ export class SqliteStore implements PlantStore {
         'INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       listSubscriptions: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_at, id`),
-      listOwnSubscriptions: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE subject = ? ORDER BY created_at, id`),
+      listOwnSubscriptions: db.prepare(
+        `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE subject = ? ORDER BY created_at, id`,
+      ),
       countSubscriptions: db.prepare('SELECT count(*) FROM webhook_subscriptions WHERE subject = ?').pluck(),
       deleteSubscription: db.prepare('DELETE FROM webhook_subscriptions WHERE id = ?'),
       deleteOwnSubscription: db.prepare('DELETE FROM webhook_subscriptions WHERE id = ? AND subject = ?'),
       dropPendingEvents: db.prepare("DELETE FROM webhook_deliveries WHERE subscription_id = ? AND state = 'pending'"),
-      disableSubscription: db.prepare('UPDATE webhook_subscriptions SET disabled_at = ?, disabled_reason = ? WHERE id = ? AND disabled_at IS NULL'),
+      disableSubscription: db.prepare(
+        'UPDATE webhook_subscriptions SET disabled_at = ?, disabled_reason = ? WHERE id = ? AND disabled_at IS NULL',
+      ),
       anyDue: db.prepare("SELECT 1 FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1").pluck(),
       due: db
         .prepare(
@@ -227,17 +231,19 @@ export class SqliteStore implements PlantStore {
    * atomic on the file, so two processes (WORKERS) with one key cannot both create.
    */
   createPlantWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
-    return this.keysInFlight.run(plant.owner, key.key, () =>
-      this.writes.add(() => {
-        const kept = this.statements.findKey.get(plant.owner, key.key, key.keptSince.getTime()) as
-          | { fingerprint: string; created: number }
-          | undefined
-        if (kept !== undefined) return replay({ fingerprint: kept.fingerprint, created: kept.created === 1 }, key)
-        const now = Date.now()
-        const created = this.insertPlant(plant, now)
-        this.statements.keepKey.run(plant.owner, key.key, key.fingerprint, created ? 1 : 0, now)
-        return { outcome: created ? 'created' : 'exists', replayed: false }
-      }) as Promise<KeyedCreate>,
+    return this.keysInFlight.run(
+      plant.owner,
+      key.key,
+      () =>
+        this.writes.add(() => {
+          const kept = this.statements.findKey.get(plant.owner, key.key, key.keptSince.getTime()) as
+            { fingerprint: string; created: number } | undefined
+          if (kept !== undefined) return replay({ fingerprint: kept.fingerprint, created: kept.created === 1 }, key)
+          const now = Date.now()
+          const created = this.insertPlant(plant, now)
+          this.statements.keepKey.run(plant.owner, key.key, key.fingerprint, created ? 1 : 0, now)
+          return { outcome: created ? 'created' : 'exists', replayed: false }
+        }) as Promise<KeyedCreate>,
     )
   }
 
@@ -292,8 +298,7 @@ export class SqliteStore implements PlantStore {
   getPlant(id: bigint, owner: string | null): Promise<Plant | null> {
     return this.run(() => {
       const row = (owner === null ? this.statements.getPlant.get(id) : this.statements.getOwnPlant.get(id, owner)) as
-        | { name: string; tag: string | null }
-        | undefined
+        { name: string; tag: string | null } | undefined
       return row === undefined ? null : toPlant(row)
     })
   }
@@ -353,10 +358,9 @@ export class SqliteStore implements PlantStore {
 
   listSubscriptions(subject: string | null): Promise<Subscription[]> {
     return this.run(() => {
-      const rows = (subject === null ? this.statements.listSubscriptions.all() : this.statements.listOwnSubscriptions.all(subject)) as SubscriptionRow<
-        number,
-        number
-      >[]
+      const rows = (
+        subject === null ? this.statements.listSubscriptions.all() : this.statements.listOwnSubscriptions.all(subject)
+      ) as SubscriptionRow<number, number>[]
       return rows.map((row) => toSubscription(row, sqliteTime))
     })
   }
