@@ -109,7 +109,7 @@ export async function buildApp({ store, logger, config, now = Date.now }: AppOpt
   registerGracefulClose(app)
 
   for (const schema of NAMED_SCHEMAS) app.addSchema(schema)
-  await app.register(swagger, documentOptions(app, config.publicUrl))
+  await app.register(swagger, documentOptions(config.publicUrl))
   if (config.corsOrigins !== null) await (await import('./http/cors.js')).registerCors(app, config.corsOrigins)
   // With CORS on, OPTIONS belongs to the preflight on every path.
   const allowedMethods = methodNotAllowed(app, config.corsOrigins === null ? [] : ['OPTIONS'])

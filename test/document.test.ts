@@ -145,12 +145,54 @@ describe('the served OpenAPI document', () => {
   })
 })
 
-test('without PUBLIC_URL, servers names the address the service listens on', async () => {
+describe('the document served with the default configuration (no PUBLIC_URL)', () => {
+  let fx: InProcessFixture
+  let document: OpenApiDocument
+  const folder = tempFolder()
+  const file = join(folder.path, 'openapi.json')
+  before(async () => {
+    fx = await buildFixture('sqlite')
+    const text = (await fx.app.inject({ method: 'GET', url: '/openapi.json' })).body
+    document = JSON.parse(text) as OpenApiDocument
+    writeFileSync(file, text)
+  })
+  after(async () => {
+    await fx.close()
+    folder.remove()
+  })
+
+  test('servers is the origin the document was fetched from (/), marked local', () => {
+    assert.deepEqual(
+      document.servers.map(({ url, description }) => ({ url, local: description.startsWith('local') })),
+      [{ url: '/', local: true }],
+    )
+  })
+
+  test('Spectral (spectral:oas and the OWASP ruleset) and Redocly find 0 errors in it too', async () => {
+    const spectral = JSON.parse(await lint('spectral', ['lint', file, '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet'])) as {
+      code: string
+      severity: number
+    }[]
+    assert.deepEqual(
+      spectral.filter((problem) => problem.severity === 0).map((problem) => problem.code),
+      [],
+    )
+    const redocly = JSON.parse(await lint('redocly', ['lint', file, '--config', 'redocly.yaml', '--format', 'json'])) as {
+      problems: { ruleId: string; severity: string }[]
+    }
+    assert.deepEqual(
+      redocly.problems.filter((problem) => problem.severity === 'error').map((problem) => problem.ruleId),
+      [],
+    )
+  })
+})
+
+test('without PUBLIC_URL, the served /docs page and the document work over HTTP at whatever address', async () => {
   const fx = await startFixture('sqlite')
   try {
     const document = (await fx.api.request<OpenApiDocument>('GET', '/openapi.json')).body
-    assert.equal(document.servers[0]?.url, fx.service.url)
-    assert.match(document.servers[0]?.description ?? '', /^local/)
+    assert.equal(document.servers[0]?.url, '/')
+    assert.equal((await fetch(`${fx.service.url}/docs`)).status, 200)
   } finally {
     await fx.close()
   }

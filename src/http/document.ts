@@ -1,5 +1,4 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
-import type { FastifyInstance } from 'fastify'
 import { EVENT_TYPES } from '../api/events.js'
 
 const DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
@@ -17,21 +16,21 @@ export const SCOPE_MEANINGS = {
 } as const
 
 /**
- * Where clients reach the API: PUBLIC_URL when set, else the address the service listens on
- * (read when the document is first asked for, so PORT=0 names the real port).
+ * Where clients reach the API: PUBLIC_URL when set, else `/`, the origin the document was
+ * fetched from, which is true wherever the instance is reached (a proxy, a container's mapped
+ * port) and names no plain-http address.
  */
-function server(app: FastifyInstance, publicUrl: string | null): { url: string; description: string; 'x-internal': boolean } {
+function server(publicUrl: string | null): { url: string; description: string; 'x-internal': boolean } {
   if (publicUrl !== null)
     return { url: publicUrl, description: 'production: the address this deployment publishes (PUBLIC_URL)', 'x-internal': false }
-  const local = { description: 'local: the address this instance listens on (set PUBLIC_URL to publish another)', 'x-internal': true }
-  const address = app.addresses()[0]
-  if (address === undefined || typeof address === 'string') return { url: '/', ...local }
-  const wildcard = address.address === '0.0.0.0' || address.address === '::'
-  const host = wildcard ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
-  return { url: `http://${host}:${address.port}`, ...local }
+  return {
+    url: '/',
+    description: 'local: the origin this document was fetched from (set PUBLIC_URL to publish an address)',
+    'x-internal': true,
+  }
 }
 
-export function documentOptions(app: FastifyInstance, publicUrl: string | null): FastifyDynamicSwaggerOptions {
+export function documentOptions(publicUrl: string | null): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -66,9 +65,7 @@ export function documentOptions(app: FastifyInstance, publicUrl: string | null):
     // Named schemas keep their names under components, so generated clients get named types.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transformObject: (documentObject) =>
-      'openapiObject' in documentObject
-        ? { ...documentObject.openapiObject, servers: [server(app, publicUrl)] }
-        : documentObject.swaggerObject,
+      'openapiObject' in documentObject ? { ...documentObject.openapiObject, servers: [server(publicUrl)] } : documentObject.swaggerObject,
   }
 }
 
