@@ -9,6 +9,7 @@ import { type HasMetrics, RequestMetrics, createRegistry } from './observability
 import { RequestLogController } from './observability/request-log.js'
 import { opsRoutes } from './routes/ops.js'
 import { plantRoutes } from './routes/plants.js'
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { NAMED_SCHEMAS, PATTERN_MEANINGS } from './api/schemas.js'
 import type { PlantStore } from './store/store.js'
@@ -119,6 +120,7 @@ export async function buildApp({ store, logger, config, now = Date.now }: AppOpt
     await guardWithToken(guarded, { authenticator, rateLimit: config.rateLimit, redisUrl: config.redisUrl })
     await guarded.register(plantRoutes, { store, idempotencyTtlMs: config.idempotencyTtlMs })
     await guarded.register(webhookRoutes, { store, config: config.webhooks })
+    await guarded.register(webhookDeliveryRoutes, { store })
   })
   const deliveries = config.webhooks.deliver ? [startDeliveries(app, store, config.webhooks)] : []
   for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store), ...deliveries]) part.registerMetrics(metrics)

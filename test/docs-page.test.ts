@@ -44,7 +44,7 @@ describe('the /docs page in a real browser', { skip: missing }, () => {
     await fx?.close()
   })
 
-  test('lists every operation of the document, and the newPlant webhook', async () => {
+  test('lists every operation of the document, and the newPlant and plantDeleted webhooks', async () => {
     const shown = await page.locator('.opblock-summary').evaluateAll((blocks) =>
       blocks.map((block) => {
         const method = block.querySelector('.opblock-summary-method')?.textContent ?? ''
@@ -61,9 +61,16 @@ describe('the /docs page in a real browser', { skip: missing }, () => {
       'GET /plants/{id}',
       'GET /readyz',
       'GET /webhooks',
+      'GET /webhooks/{id}',
+      'GET /webhooks/{id}/deliveries',
+      'PATCH /webhooks/{id}',
       'POST /plants',
       'POST /webhooks',
+      'POST /webhooks/{id}/deliveries/{webhookId}/redeliver',
+      'POST /webhooks/{id}/ping',
+      'POST /webhooks/{id}/recover',
       'POST newPlant',
+      'POST plantDeleted',
     ])
   })
 

@@ -97,6 +97,12 @@ for (const kind of STORE_KINDS) {
         'POST /webhooks': [{ bearerAuth: ['webhooks:manage'] }],
         'GET /webhooks': [{ bearerAuth: ['webhooks:manage'] }],
         'DELETE /webhooks/{id}': [{ bearerAuth: ['webhooks:manage'] }],
+        'GET /webhooks/{id}': [{ bearerAuth: ['webhooks:manage'] }],
+        'PATCH /webhooks/{id}': [{ bearerAuth: ['webhooks:manage'] }],
+        'GET /webhooks/{id}/deliveries': [{ bearerAuth: ['webhooks:manage'] }],
+        'POST /webhooks/{id}/deliveries/{webhookId}/redeliver': [{ bearerAuth: ['webhooks:manage'] }],
+        'POST /webhooks/{id}/recover': [{ bearerAuth: ['webhooks:manage'] }],
+        'POST /webhooks/{id}/ping': [{ bearerAuth: ['webhooks:manage'] }],
       })
     })
 

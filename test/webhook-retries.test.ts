@@ -72,6 +72,7 @@ for (const kind of STORE_KINDS) {
         subject: 'pruner',
         allPlants: false,
         url: 'https://hooks.example.com/',
+        events: ['newPlant'],
         secret: 'whsec_AAAA',
       })
       for (const id of [1n, 2n, 3n]) assert.equal(await store.createPlant({ id, owner: 'pruner', name: `p${id}`, tag: null }), true)
@@ -79,8 +80,8 @@ for (const kind of STORE_KINDS) {
       assert.equal(claims.length, 2)
       const [delivered, givenUp] = claims as [(typeof claims)[0], (typeof claims)[0]]
       await store.finishDeliveries([
-        { claim: delivered, outcome: { kind: 'delivered', result: 'HTTP 200' } },
-        { claim: givenUp, outcome: { kind: 'given-up', result: 'HTTP 500' } },
+        { claim: delivered, outcome: { kind: 'delivered', result: 'HTTP 200' }, status: 200 },
+        { claim: givenUp, outcome: { kind: 'given-up', result: 'HTTP 500' }, status: 500 },
       ])
       assert.equal(await store.pruneDeliveries(new Date(Date.now() - 60_000), 1_000), 0, 'kept within the retention')
       assert.equal(await store.pruneDeliveries(new Date(Date.now() + 60_000), 1), 1, 'in batches of the limit')

@@ -298,6 +298,7 @@ describe('outbound safety', () => {
         id: `wh_test_${randomBytes(4).toString('hex')}`,
         subject: 'admin',
         allPlants: true,
+        events: ['newPlant'],
         url,
         secret: `whsec_${randomBytes(24).toString('base64')}`,
       })

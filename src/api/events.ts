@@ -70,4 +70,54 @@ export const NEW_PLANT: EventType<PlantEventSubject> = {
   webhook: NEW_PLANT_WEBHOOK,
 }
 
-export const EVENT_TYPES: readonly EventType<never>[] = [NEW_PLANT]
+/** What a deletion is about: the id of the plant that was deleted. */
+export interface DeletedPlantSubject {
+  id: bigint
+}
+
+const PLANT_DELETED_WEBHOOK = {
+  post: {
+    operationId: 'plantDeleted',
+    summary: 'A plant was deleted',
+    description:
+      "Sent to each active subscription that asked for plantDeleted (events) and covers the plant's owner, once a delete answered 204 is committed; never for a refused delete. " +
+      'The body is the id of the deleted plant, an int64: read it without rounding. Signed, retried and deduplicated by webhook-id as newPlant is. ' +
+      'Events of one plant may arrive in any order.',
+    tags: ['webhooks'],
+    security: [],
+    parameters: [...NEW_PLANT_WEBHOOK.post.parameters],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['id'],
+            properties: {
+              // The served text writes these bounds exactly (http/document.ts, documentText).
+              id: { type: 'integer', format: 'int64', minimum: -(2 ** 63), maximum: 2 ** 63, description: 'The id of the deleted plant' },
+            },
+            examples: [{ id: 4815162342 }],
+          },
+        },
+      },
+    },
+    responses: NEW_PLANT_WEBHOOK.post.responses,
+  },
+}
+
+export const PLANT_DELETED: EventType<DeletedPlantSubject> = {
+  name: 'plantDeleted',
+  body: (plant) => `{"id":${plant.id}}`,
+  webhook: PLANT_DELETED_WEBHOOK,
+}
+
+export const EVENT_TYPES: readonly EventType<never>[] = [NEW_PLANT, PLANT_DELETED]
+
+/** The event types a subscription may ask for. */
+export const EVENT_NAMES = ['newPlant', 'plantDeleted'] as const
+export type EventName = (typeof EVENT_NAMES)[number]
+/** What a subscription gets when it names no events. */
+export const DEFAULT_EVENTS: readonly EventName[] = ['newPlant']
+/** The header that names the event type of every delivery. */
+export const EVENT_HEADER = 'plantstore-event'

@@ -94,8 +94,19 @@ const SUBSCRIPTION_URL = Type.String({
   examples: ['https://hooks.example.com/plantstore'],
 })
 
+const EVENT_NAMES_SCHEMA = Type.Array(Type.Union([Type.Literal('newPlant'), Type.Literal('plantDeleted')]), {
+  minItems: 1,
+  maxItems: 2,
+  uniqueItems: true,
+  description: 'The event types sent to the subscription: newPlant, plantDeleted or both',
+  examples: [['newPlant', 'plantDeleted']],
+})
+
 export const NewSubscriptionSchema = Type.Object(
-  { url: SUBSCRIPTION_URL },
+  {
+    url: SUBSCRIPTION_URL,
+    events: Type.Optional({ ...EVENT_NAMES_SCHEMA, description: 'The event types to send; absent: newPlant only' }),
+  },
   {
     $id: 'NewSubscription',
     title: 'NewSubscription',
@@ -113,30 +124,50 @@ const subscriptionProperties = {
     examples: ['wh_4fQ2r9LwXb1kN7sTz3aVyQ'],
   }),
   url: SUBSCRIPTION_URL,
-  allPlants: Type.Boolean({ description: "true when made with plants:admin: every new plant, whoever owns it; else the subject's own" }),
+  events: EVENT_NAMES_SCHEMA,
+  allPlants: Type.Boolean({ description: "true when made with plants:admin: every plant, whoever owns it; else the subject's own" }),
+  enabled: Type.Boolean({ description: 'false once disabled (410 Gone, or PATCH enabled: false): no event is written for it meanwhile' }),
+  disabledReason: Type.Union([Type.String({ maxLength: 400 }), Type.Null()], { description: 'Why it was disabled; null while enabled' }),
   createdAt: Type.String({ format: 'date-time', maxLength: 40, description: 'When the subscription was made' }),
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')], {
-    description: 'disabled once a receiver answered 410 Gone: no event is sent to it any more',
+    description: 'active while enabled, else disabled (as enabled says; kept for earlier clients)',
   }),
 }
 
-export const SubscriptionSchema = Type.Object(
-  { ...subscriptionProperties, disabledReason: Type.Optional(Type.String({ maxLength: 400, description: 'Why it was disabled' })) },
+const SUBSCRIPTION_EXAMPLE = {
+  id: 'wh_4fQ2r9LwXb1kN7sTz3aVyQ',
+  url: 'https://hooks.example.com/plantstore',
+  events: ['newPlant'],
+  allPlants: false,
+  enabled: true,
+  disabledReason: null,
+  createdAt: '2026-11-24T08:00:00.000Z',
+  status: 'active',
+}
+
+export const SubscriptionPatchSchema = Type.Object(
   {
-    $id: 'Subscription',
-    title: 'Subscription',
-    description: 'A webhook subscription; its secret is shown only when it is made',
-    examples: [
-      {
-        id: 'wh_4fQ2r9LwXb1kN7sTz3aVyQ',
-        url: 'https://hooks.example.com/plantstore',
-        allPlants: false,
-        createdAt: '2026-11-24T08:00:00.000Z',
-        status: 'active',
-      },
-    ],
+    url: Type.Optional(SUBSCRIPTION_URL),
+    events: Type.Optional(EVENT_NAMES_SCHEMA),
+    enabled: Type.Optional(Type.Boolean({ description: 'true turns a disabled subscription back on, for events from then on' })),
+  },
+  {
+    $id: 'SubscriptionPatch',
+    title: 'SubscriptionPatch',
+    description: 'What to change in a subscription (a JSON merge patch of url, events and enabled); any other field is a 400',
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ enabled: true }],
   },
 )
+export type SubscriptionPatchBody = Static<typeof SubscriptionPatchSchema>
+
+export const SubscriptionSchema = Type.Object(subscriptionProperties, {
+  $id: 'Subscription',
+  title: 'Subscription',
+  description: 'A webhook subscription; its secret is shown only when it is made',
+  examples: [SUBSCRIPTION_EXAMPLE],
+})
 export type SubscriptionBody = Static<typeof SubscriptionSchema>
 
 export const CreatedSubscriptionSchema = Type.Object(
@@ -153,16 +184,7 @@ export const CreatedSubscriptionSchema = Type.Object(
     $id: 'CreatedSubscription',
     title: 'CreatedSubscription',
     description: 'A subscription just made, with its secret',
-    examples: [
-      {
-        id: 'wh_4fQ2r9LwXb1kN7sTz3aVyQ',
-        url: 'https://hooks.example.com/plantstore',
-        allPlants: false,
-        createdAt: '2026-11-24T08:00:00.000Z',
-        status: 'active',
-        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-      },
-    ],
+    examples: [{ ...SUBSCRIPTION_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }],
   },
 )
 
@@ -171,8 +193,90 @@ export const SubscriptionIdParams = Type.Object({
 })
 export type SubscriptionIdParamsType = Static<typeof SubscriptionIdParams>
 
+const TIME = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description })
+const TIME_OR_NULL = (description: string) => Type.Union([TIME(description), Type.Null()], { description })
+
+export const DeliverySchema = Type.Object(
+  {
+    id: Type.String({ maxLength: 60, description: 'The webhook-id of the event: the same on every attempt and redelivery' }),
+    event: Type.Union([Type.Literal('newPlant'), Type.Literal('plantDeleted'), Type.Literal('ping')], { description: 'The event type' }),
+    plantId: Type.Optional(int64('The id of the plant the event is about; absent for a ping', [7])),
+    state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
+      description:
+        'pending: due or being retried; delivered: a 2xx came back; failed: given up after the last retry, or the subscription was disabled',
+    }),
+    attempts: Type.Integer({ format: 'int32', minimum: 0, maximum: 1000, description: 'Attempts since it was written or last requeued' }),
+    createdAt: TIME('When the event was written, in the transaction of its change'),
+    lastAttemptAt: TIME_OR_NULL('When it was last attempted; null before the first attempt'),
+    nextAttemptAt: TIME_OR_NULL('When it is due next while pending; null once delivered or failed'),
+    lastStatus: Type.Union([Type.Integer({ format: 'int32', minimum: 100, maximum: 599 }), Type.Null()], {
+      description: "The receiver's last HTTP status; null when there was no answer",
+    }),
+    lastError: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], {
+      description: 'What went wrong at the last attempt (no answer, or the start of a non-2xx answer); null after a 2xx',
+    }),
+  },
+  {
+    $id: 'Delivery',
+    title: 'Delivery',
+    description: 'One event of a subscription, from the outbox: what was sent and how its attempts went',
+    examples: [
+      {
+        id: 'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77',
+        event: 'newPlant',
+        plantId: 7,
+        state: 'failed',
+        attempts: 8,
+        createdAt: '2026-11-24T08:00:00.000Z',
+        lastAttemptAt: '2026-11-26T12:00:00.000Z',
+        nextAttemptAt: null,
+        lastStatus: 503,
+        lastError: 'HTTP 503: upstream unavailable',
+      },
+    ],
+  },
+)
+
+export const DeliveriesQuery = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({ format: 'int32', minimum: 1, maximum: 250, description: 'Events per page (default 50)', examples: [50] }),
+  ),
+  before: Type.Optional(int64('Only events written before this cursor: follow the Link header rel="next" as given', [4815])),
+})
+export type DeliveriesQueryType = Static<typeof DeliveriesQuery>
+
+export const DeliveryParams = Type.Object({
+  id: SubscriptionIdParams.properties.id,
+  webhookId: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'The webhook-id of the event',
+    examples: ['msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77'],
+  }),
+})
+export type DeliveryParamsType = Static<typeof DeliveryParams>
+
+export const RecoverSchema = Type.Object(
+  { since: TIME('Failed events written at or after this time are due again') },
+  { $id: 'Recover', title: 'Recover', description: 'Which failed events to send again', examples: [{ since: '2026-11-24T00:00:00Z' }] },
+)
+export type RecoverBody = Static<typeof RecoverSchema>
+
+export const RequeuedSchema = Type.Object(
+  { requeued: Type.Integer({ format: 'int32', minimum: 0, maximum: 2147483647, description: 'How many failed events are due again' }) },
+  { examples: [{ requeued: 12 }] },
+)
+
+export const PingSchema = Type.Object(
+  { id: Type.String({ maxLength: 60, description: 'The webhook-id of the ping event, as its deliveries log shows it' }) },
+  { examples: [{ id: 'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77' }] },
+)
+
 /** Schemas with a name of their own: the document lists them under components, and clients get types. */
 export const NAMED_SCHEMAS: readonly TSchema[] = [
+  DeliverySchema,
+  RecoverSchema,
+  SubscriptionPatchSchema,
   ErrorSchema,
   PlantSchema,
   NewPlantSchema,

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBodyParser, FastifyInstance } from 'fastify'
 import { parse } from 'lossless-json'
 import { badRequest } from './errors.js'
 
@@ -28,24 +28,31 @@ function refuseLoneSurrogates(key: string, value: unknown): unknown {
  * JSON is the only body this API reads (any other type is a 400). Fastify's own JSON parser
  * reads every number as a double and decodes bad UTF-8 leniently, so this one replaces it.
  */
-export function registerJsonBodyParser(app: FastifyInstance): void {
-  app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, bytes, done) => {
-    // Bytes that are not UTF-8 are refused, not replaced with U+FFFD: what is stored is what was sent.
-    if (!isUtf8(bytes as Buffer)) {
-      done(badRequest('the body is not valid UTF-8'), undefined)
+const parseJsonBody: FastifyBodyParser<Buffer> = (_request, bytes, done) => {
+  // Bytes that are not UTF-8 are refused, not replaced with U+FFFD: what is stored is what was sent.
+  if (!isUtf8(bytes)) {
+    done(badRequest('the body is not valid UTF-8'), undefined)
+    return
+  }
+  const text = bytes.toString('utf8')
+  try {
+    done(null, parse(text, SURROGATE_ESCAPE.test(text) ? refuseLoneSurrogates : null, parseNumber))
+  } catch (error) {
+    if (error instanceof LoneSurrogate) {
+      done(badRequest('the body holds a string with an unpaired surrogate (such as \\ud800), which is not Unicode text'), undefined)
       return
     }
-    const text = (bytes as Buffer).toString('utf8')
-    try {
-      done(null, parse(text, SURROGATE_ESCAPE.test(text) ? refuseLoneSurrogates : null, parseNumber))
-    } catch (error) {
-      if (error instanceof LoneSurrogate) {
-        done(badRequest('the body holds a string with an unpaired surrogate (such as \\ud800), which is not Unicode text'), undefined)
-        return
-      }
-      const reason = error instanceof RangeError ? 'it is nested too deeply' : (error as Error).message
-      done(badRequest(`the body is not valid JSON: ${reason}`), undefined)
-    }
-  })
+    const reason = error instanceof RangeError ? 'it is nested too deeply' : (error as Error).message
+    done(badRequest(`the body is not valid JSON: ${reason}`), undefined)
+  }
+}
+
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, parseJsonBody)
+}
+
+/** JSON merge patches (RFC 7396), read as JSON is, in the scope of the routes that take them. */
+export function registerMergePatchParser(scope: FastifyInstance): void {
+  scope.addContentTypeParser('application/merge-patch+json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, parseJsonBody)
 }

@@ -53,6 +53,10 @@ function forValidation(schema: unknown, fromText: boolean): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, forValidation(value, fromText)]))
 }
 
+/** RFC 3339 date and time with an offset (`2026-11-24T08:00:00Z`, `…+02:00`), and a real instant. */
+const RFC_3339 = /^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$/
+const isDateTime = (text: string): boolean => RFC_3339.test(text) && !Number.isNaN(Date.parse(text))
+
 /**
  * One Ajv for every part of the request, with no type coercion: `{"name": 7}` is a 400, not "7".
  * `patternMeanings` words the failure of a `pattern`, which Ajv would state as the expression.
@@ -62,7 +66,13 @@ export function createValidatorCompiler(
   namedSchemas: readonly object[] = [],
 ): FastifySchemaCompiler<AnySchema> {
   // `uri` is documentation here: a subscription URL is checked by its route, with words for each failure.
-  const ajv = new Ajv({ coerceTypes: false, useDefaults: false, allErrors: false, strict: true, formats: { uri: true } })
+  const ajv = new Ajv({
+    coerceTypes: false,
+    useDefaults: false,
+    allErrors: false,
+    strict: true,
+    formats: { uri: true, 'date-time': isDateTime },
+  })
   ajv.addKeyword({ keyword: 'integerLiteral', modifying: true, errors: true, validate: integerLiteral })
   // Routes refer to these by $id; they are bodies (JSON), never URL text.
   for (const schema of namedSchemas) ajv.addSchema(forValidation(schema, false) as AnySchema)

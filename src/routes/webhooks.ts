@@ -14,10 +14,14 @@ import {
   type NewSubscriptionBody,
   SubscriptionIdParams,
   type SubscriptionIdParamsType,
+  SubscriptionPatchSchema,
+  type SubscriptionPatchBody,
   SubscriptionSchema,
   type SubscriptionBody,
   ref,
 } from '../api/schemas.js'
+import { DEFAULT_EVENTS } from '../api/events.js'
+import { registerMergePatchParser } from '../http/json-body.js'
 
 interface WebhookRoutesOptions {
   store: PlantStore
@@ -34,16 +38,17 @@ const principalOf = (request: FastifyRequest): Principal => request.principal as
 const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscription ${id} not found`)
 
 function shown(subscription: Subscription): SubscriptionBody {
-  const { id, url, allPlants, createdAt, disabledAt, disabledReason } = subscription
-  const body: SubscriptionBody = {
+  const { id, url, events, allPlants, createdAt, disabledAt, disabledReason } = subscription
+  return {
     id,
     url,
+    events,
     allPlants,
+    enabled: disabledAt === null,
+    disabledReason: disabledAt === null ? null : disabledReason,
     createdAt: createdAt.toISOString(),
     status: disabledAt === null ? 'active' : 'disabled',
   }
-  if (disabledReason !== null) body.disabledReason = disabledReason
-  return body
 }
 
 /** The routes that manage webhook subscriptions; registered inside a scope guarded by `guardWithToken`. */
@@ -58,7 +63,7 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
         operationId: 'createSubscription',
         summary: 'Subscribe to new plants',
         description:
-          'Each plant created from now on is POSTed to the URL as the newPlant webhook (see webhooks), signed per Standard Webhooks with the secret of this answer, which is shown only here. ' +
+          'Each event from now on of the types in events (default newPlant; also plantDeleted) is POSTed to the URL (see webhooks), signed per Standard Webhooks with the secret of this answer, which is shown only here. ' +
           "A token with plants:admin subscribes to every new plant, any other to its subject's own. The URL's host must be, and resolve to, a public address.",
         tags,
         security,
@@ -83,15 +88,26 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       const id = `wh_${randomBytes(16).toString('base64url')}`
       const secret = newSecret()
       const allPlants = visibleOwner(principal) === null
+      const events = request.body.events ?? [...DEFAULT_EVENTS]
       await store.createSubscription({
         id,
         subject: principal.subject,
         allPlants,
         url: request.body.url,
+        events,
         secret: sealSecret(secret, config.secretKey),
       })
       reply.code(201).header('location', `/webhooks/${id}`)
-      return { id, url: request.body.url, allPlants, createdAt: new Date().toISOString(), status: 'active', secret }
+      const made = {
+        id,
+        url: request.body.url,
+        events,
+        allPlants,
+        enabled: true,
+        disabledReason: null,
+        createdAt: new Date().toISOString(),
+      }
+      return { ...made, status: 'active', secret }
     },
   )
 
@@ -142,4 +158,69 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       return reply.code(204).send()
     },
   )
+
+  app.get<{ Params: SubscriptionIdParamsType }>(
+    '/webhooks/:id',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        operationId: 'getSubscription',
+        summary: 'Get a webhook subscription',
+        description: "Never its secret. Another subject's subscription is answered exactly as a missing one: 404.",
+        tags,
+        security,
+        params: SubscriptionIdParams,
+        response: {
+          200: response('The subscription', { body: SubscriptionSchema, limited: true }),
+          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+        },
+      },
+    },
+    async (request) => {
+      const subscription = await store.getSubscription(request.params.id, visibleOwner(principalOf(request)))
+      if (subscription === null) throw subscriptionNotFound(request.params.id)
+      return shown(subscription)
+    },
+  )
+
+  await app.register(async (patching) => {
+    registerMergePatchParser(patching)
+    patching.patch<{ Params: SubscriptionIdParamsType; Body: SubscriptionPatchBody }>(
+      '/webhooks/:id',
+      {
+        config: { scope: 'webhooks:manage' },
+        schema: {
+          operationId: 'updateSubscription',
+          summary: 'Change a webhook subscription',
+          description:
+            'Changes url (checked as on create), events or enabled, as application/json or application/merge-patch+json; any other field or a bad value is a 400 and changes nothing. ' +
+            'While disabled a subscription receives no event (none is written for it; its pending ones fail, and can be recovered); enabled: true turns it back on for events from then on.',
+          tags,
+          security,
+          consumes: ['application/json', 'application/merge-patch+json'],
+          params: SubscriptionIdParams,
+          body: ref(SubscriptionPatchSchema),
+          response: {
+            200: response('The subscription as it is now', { body: SubscriptionSchema, limited: true }),
+            ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+          },
+        },
+      },
+      async (request) => {
+        const { url, events, enabled } = request.body
+        if (url !== undefined) {
+          const refusal = await policy.refusal(url)
+          if (refusal !== null) throw badRequest(refusal)
+        }
+        const change = {
+          ...(url === undefined ? {} : { url }),
+          ...(events === undefined ? {} : { events }),
+          ...(enabled === undefined ? {} : { enabled }),
+        }
+        const subscription = await store.updateSubscription(request.params.id, visibleOwner(principalOf(request)), change)
+        if (subscription === null) throw subscriptionNotFound(request.params.id)
+        return shown(subscription)
+      },
+    )
+  })
 }

@@ -1,4 +1,5 @@
 import type { HasMetrics } from '../observability/metrics.js'
+import type { EventName } from '../api/events.js'
 import type { Scope } from '../api/scopes.js'
 import type { Plant } from '../api/schemas.js'
 
@@ -63,12 +64,24 @@ export interface Subscription {
   /** Made with plants:admin: every new plant, whoever owns it. */
   allPlants: boolean
   url: string
+  /** The event types it receives. */
+  events: EventName[]
   secret: string
   createdAt: Date
-  /** Set when the receiver answered 410 Gone. */
+  /** Set when it was disabled (410 Gone, or by PATCH); null while it is enabled. */
   disabledAt: Date | null
   disabledReason: string | null
 }
+
+/** What a PATCH of a subscription may change. */
+export interface SubscriptionChange {
+  url?: string
+  events?: EventName[]
+  enabled?: boolean
+}
+
+/** The reason a subscription disabled by PATCH shows. */
+export const DISABLED_BY_REQUEST = 'disabled by a PATCH request'
 
 /** An event claimed for one attempt: the claim holds until the lease ends or the outcome is recorded. */
 export interface ClaimedDelivery {
@@ -77,7 +90,9 @@ export interface ClaimedDelivery {
   attempt: number
   /** webhook-id: the same on every attempt of this event. */
   messageId: string
-  /** The NewPlant JSON, exactly. */
+  /** The event type, sent as the plantstore-event header. */
+  event: string
+  /** The event's body, exactly. */
   body: string
   subscriptionId: string
   url: string
@@ -95,7 +110,32 @@ export type DeliveryOutcome =
 export interface FinishedDelivery {
   claim: ClaimedDelivery
   outcome: DeliveryOutcome
+  /** The receiver's HTTP status, or null when there was no answer. */
+  status: number | null
 }
+
+/** One event of a subscription as its deliveries log shows it. */
+export interface DeliveryRecord {
+  /** The outbox row: the log's paging cursor. */
+  rowId: bigint
+  messageId: string
+  event: string
+  /** null for a ping. */
+  plantId: bigint | null
+  state: 'pending' | 'delivered' | 'failed'
+  attempts: number
+  createdAt: Date
+  lastAttemptAt: Date | null
+  nextAttemptAt: Date | null
+  lastStatus: number | null
+  lastError: string | null
+}
+
+/** What a redelivery found: the event is due again, is still pending anyway, or is unknown. */
+export type Redelivery = 'requeued' | 'pending' | 'unknown'
+
+/** The body of a ping event, and the plant id its outbox row carries (it is about no plant). */
+export const PING_PLANT_ID = 0n
 
 export interface WebhookBacklog {
   pending: number
@@ -166,12 +206,28 @@ export interface PlantStore extends HasMetrics {
   countSubscriptions(subject: string): Promise<number>
   /** Deletes the subscription and its pending events; false when `subject` (null: any) has none with this id. */
   deleteSubscription(id: string, subject: string | null): Promise<boolean>
+  /** The subscription, when it is the subject's (any subject's for null); else null. */
+  getSubscription(id: string, subject: string | null): Promise<Subscription | null>
+  /**
+   * Changes what `change` names and answers the subscription as it is now; null when there is
+   * no such subscription of the subject. Disabling it fails its pending events (they can be
+   * recovered); enabling it clears the reason, for events from then on.
+   */
+  updateSubscription(id: string, subject: string | null, change: SubscriptionChange): Promise<Subscription | null>
   /** Whether any event is due now: a cheap read before a claim. */
   hasDueDeliveries(): Promise<boolean>
   /** Claims up to `limit` due events for one attempt each; an unrecorded claim is due again after `leaseMs`. */
   claimDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>
   /** Records attempts' outcomes in one transaction, each unless its claim has been taken over since. */
   finishDeliveries(finished: readonly FinishedDelivery[]): Promise<void>
+  /** The subscription's events, newest first, those before the row `before` (all when null). */
+  listDeliveries(subscriptionId: string, before: bigint | null, limit: number): Promise<DeliveryRecord[]>
+  /** Makes a delivered or failed event due now, with the same webhook-id and body, and a new round of retries. */
+  redeliver(subscriptionId: string, messageId: string): Promise<Redelivery>
+  /** Makes every failed event created at or after `since` due now; answers how many. */
+  recoverDeliveries(subscriptionId: string, since: Date): Promise<number>
+  /** Writes a ping event for the subscription, due now, whether or not it is enabled. */
+  queuePing(subscriptionId: string, messageId: string, body: string): Promise<void>
   webhookBacklog(): Promise<WebhookBacklog>
   /** Deletes at most `limit` delivered or given-up events finished before `before`; answers how many went. */
   pruneDeliveries(before: Date, limit: number): Promise<number>

@@ -149,7 +149,7 @@ export class DeliveryWorker implements HasMetrics {
     let result: AttemptResult
     try {
       const secret = openSecret(claim.secret, this.config.secretKey)
-      result = await this.sender.send({ url: claim.url, messageId: claim.messageId, body: claim.body, secret })
+      result = await this.sender.send({ url: claim.url, messageId: claim.messageId, event: claim.event, body: claim.body, secret })
     } catch (error) {
       result = { error: (error as Error).message, blocked: false }
     }
@@ -160,7 +160,7 @@ export class DeliveryWorker implements HasMetrics {
     if (outcome.kind === 'given-up') this.log.warn(where, 'webhook event given up after its last attempt')
     else if (outcome.kind === 'disable') this.log.warn(where, 'webhook subscription disabled: the receiver answered 410 Gone')
     else if (outcome.kind === 'retry') this.log.info({ ...where, retryInMs: outcome.afterMs }, 'webhook attempt failed')
-    this.finished.push({ claim, outcome })
+    this.finished.push({ claim, outcome, status: 'status' in result ? result.status : null })
     if (this.finished.length >= MAX_IN_FLIGHT) void this.record()
     else this.recordTimer ??= setTimeout(() => void this.record(), RECORD_EVERY_MS)
   }

@@ -3,6 +3,7 @@ import https from 'node:https'
 import ipaddr from 'ipaddr.js'
 import type { AddressPolicy } from './address-policy.js'
 import { signature } from './secrets.js'
+import { EVENT_HEADER } from '../api/events.js'
 
 /** Bytes of a receiver's answer that are read; the rest is not waited for. */
 const ANSWER_BYTES = 4096
@@ -10,6 +11,8 @@ const ANSWER_BYTES = 4096
 export interface Attempt {
   url: string
   messageId: string
+  /** The event type, in the plantstore-event header. */
+  event: string
   body: string
   /** The whsec_ secret, unsealed. */
   secret: string
@@ -67,6 +70,7 @@ export class Sender {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(attempt.body),
           'user-agent': 'plantstore-webhooks/1.0',
+          [EVENT_HEADER]: attempt.event,
           'webhook-id': attempt.messageId,
           'webhook-timestamp': String(timestamp),
           'webhook-signature': signature(attempt.secret, attempt.messageId, timestamp, attempt.body),

@@ -1,6 +1,14 @@
 import { PlantStoreError } from './errors.js'
 import { MalformedAnswerError, objectOf, parseJson, stringOf, toJson } from './json.js'
-import { type NewPlant, type Plant, checkId } from './types.js'
+import {
+  type CreatedSubscription,
+  type EventName,
+  type NewPlant,
+  type Plant,
+  type Subscription,
+  type SubscriptionPatch,
+  checkId,
+} from './types.js'
 
 export interface ClientOptions {
   /** Where the API is, such as https://plants.example.com. */
@@ -114,5 +122,37 @@ export class PlantStoreClient {
       if (page.next === null) return
       page = await this.listPlants(page.next)
     }
+  }
+
+  /** Subscribes `url` to events (newPlant by default). Keep the answer's secret: it is shown only here. */
+  async createSubscription(url: string, { events }: { events?: EventName[] } = {}): Promise<CreatedSubscription> {
+    const body = JSON.stringify({ url, ...(events === undefined ? {} : { events }) })
+    const response = await this.call('POST', '/webhooks', { body, headers: { 'content-type': 'application/json' } })
+    return parseJson(await response.text()) as CreatedSubscription
+  }
+
+  /** The token's subscriptions (every one for plants:admin), oldest first. */
+  async listSubscriptions(): Promise<Subscription[]> {
+    const response = await this.call('GET', '/webhooks')
+    return parseJson(await response.text()) as Subscription[]
+  }
+
+  async getSubscription(id: string): Promise<Subscription> {
+    const response = await this.call('GET', `/webhooks/${encodeURIComponent(id)}`)
+    return parseJson(await response.text()) as Subscription
+  }
+
+  /** Changes url, events or enabled (true turns a disabled subscription back on). */
+  async updateSubscription(id: string, patch: SubscriptionPatch): Promise<Subscription> {
+    const response = await this.call('PATCH', `/webhooks/${encodeURIComponent(id)}`, {
+      body: JSON.stringify(patch),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    })
+    return parseJson(await response.text()) as Subscription
+  }
+
+  async deleteSubscription(id: string): Promise<void> {
+    const response = await this.call('DELETE', `/webhooks/${encodeURIComponent(id)}`)
+    await response.body?.cancel()
   }
 }

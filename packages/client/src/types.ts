@@ -5,6 +5,15 @@ export type Plant = components['schemas']['Plant']
 /** A plant to create, and the body of a `newPlant` webhook: `id` is an exact int64. */
 export type NewPlant = components['schemas']['NewPlant']
 
+/** A webhook subscription as the API shows it (never its secret). */
+export type Subscription = components['schemas']['Subscription']
+/** A subscription just made, with its secret: shown only this once. */
+export type CreatedSubscription = components['schemas']['CreatedSubscription']
+/** What a subscription may receive. */
+export type EventName = Subscription['events'][number]
+/** What updateSubscription may change. */
+export type SubscriptionPatch = components['schemas']['SubscriptionPatch']
+
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
 

@@ -23,17 +23,12 @@ function keyOf(secret: string): Buffer {
   return key
 }
 
-/**
- * Checks a `newPlant` webhook per Standard Webhooks (signature over the raw body, timestamp
- * within `toleranceSeconds`) and returns its plant with an exact bigint id. Throws
- * WebhookVerificationError otherwise. Pass the body exactly as received, before any parsing.
- */
-export function verifyWebhook(
-  rawBody: string | Uint8Array,
-  headers: HeaderSource,
-  secret: string,
-  { toleranceSeconds = 300, now = Date.now() }: { toleranceSeconds?: number; now?: number } = {},
-): NewPlant {
+/** A verified delivery: what happened, with exact bigint ids. */
+export type WebhookEvent =
+  { type: 'newPlant'; plant: NewPlant } | { type: 'plantDeleted'; id: bigint } | { type: 'ping'; subscription: string }
+
+/** Checks the signature (any v1 entry may match: two sign during a secret's rotation) and the timestamp; answers the body's text. */
+function verifiedBody(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, toleranceSeconds: number, now: number): string {
   const id = header(headers, 'webhook-id')
   const timestamp = header(headers, 'webhook-timestamp')
   const signatures = header(headers, 'webhook-signature')
@@ -49,12 +44,55 @@ export function verifyWebhook(
     return given.length === expected.length && timingSafeEqual(given, expected)
   })
   if (!matches) throw new WebhookVerificationError('no signature matches')
+  return body.toString('utf8')
+}
+
+function plantOf(text: string): NewPlant {
+  const plant = objectOf(parseJson(text), 'the webhook body')
+  const newPlant: NewPlant = { id: bigintOf(plant.id, 'id'), name: stringOf(plant.name, 'name') }
+  if (plant.tag !== undefined) newPlant.tag = stringOf(plant.tag, 'tag')
+  return newPlant
+}
+
+interface VerifyOptions {
+  toleranceSeconds?: number
+  now?: number
+}
+
+/**
+ * Checks a `newPlant` webhook per Standard Webhooks (signature over the raw body, timestamp
+ * within `toleranceSeconds`) and returns its plant with an exact bigint id. Throws
+ * WebhookVerificationError otherwise. Pass the body exactly as received, before any parsing.
+ */
+export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, options: VerifyOptions = {}): NewPlant {
+  const text = verifiedBody(rawBody, headers, secret, options.toleranceSeconds ?? 300, options.now ?? Date.now())
   try {
-    const plant = objectOf(parseJson(body.toString('utf8')), 'the webhook body')
-    const newPlant: NewPlant = { id: bigintOf(plant.id, 'id'), name: stringOf(plant.name, 'name') }
-    if (plant.tag !== undefined) newPlant.tag = stringOf(plant.tag, 'tag')
-    return newPlant
+    return plantOf(text)
   } catch (error) {
     throw new WebhookVerificationError(`the webhook body is not a plant: ${(error as Error).message}`, { cause: error })
   }
+}
+
+/**
+ * Checks any delivery (newPlant, plantDeleted or ping, named by its plantstore-event header) as
+ * verifyWebhook does, accepting it when any v1 entry of webhook-signature verifies, and returns
+ * what it says. Throws WebhookVerificationError otherwise.
+ */
+export function verifyWebhookEvent(
+  rawBody: string | Uint8Array,
+  headers: HeaderSource,
+  secret: string,
+  options: VerifyOptions = {},
+): WebhookEvent {
+  const text = verifiedBody(rawBody, headers, secret, options.toleranceSeconds ?? 300, options.now ?? Date.now())
+  const type = header(headers, 'plantstore-event')
+  try {
+    if (type === 'newPlant') return { type, plant: plantOf(text) }
+    const body = objectOf(parseJson(text), 'the webhook body')
+    if (type === 'plantDeleted') return { type, id: bigintOf(body.id, 'id') }
+    if (type === 'ping') return { type, subscription: stringOf(body.subscription, 'subscription') }
+  } catch (error) {
+    throw new WebhookVerificationError(`the ${type} body is not understood: ${(error as Error).message}`, { cause: error })
+  }
+  throw new WebhookVerificationError(`the event type ${type} is unknown`)
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import { Gauge, Histogram, type Registry } from 'prom-client'
 import type { PostgresConfig } from '../../config/config.js'
-import { NEW_PLANT } from '../../api/events.js'
+import { NEW_PLANT, PLANT_DELETED } from '../../api/events.js'
 import { type Pools, isReadOnly, openPools, unavailableOr, withConnection } from './connections.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { pendingMigrations } from '../shared/migrations.js'
@@ -12,6 +12,10 @@ import {
   TOKEN_COLUMNS,
   type TokenRow,
   toPlant,
+  DELIVERY_COLUMNS,
+  type DeliveryRow,
+  receives,
+  toDeliveryRecord,
   toSubscription,
   toTokenRecord,
 } from '../shared/rows.js'
@@ -19,6 +23,9 @@ import { KeysInFlight, ownerKey, replay } from '../shared/idempotency.js'
 import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
   type ClaimedDelivery,
+  type DeliveryRecord,
+  PING_PLANT_ID,
+  type Redelivery,
   type DeliveryOutcome,
   EMPTY_PAGE,
   type FinishedDelivery,
@@ -33,7 +40,9 @@ import {
   SILENT_STORE_LOG,
   type StoreLog,
   StoreUnavailableError,
+  DISABLED_BY_REQUEST,
   type Subscription,
+  type SubscriptionChange,
   type TokenRecord,
   type WebhookBacklog,
 } from '../store.js'
@@ -76,7 +85,14 @@ const idKey = (write: { id: bigint }) => String(write.id)
 /** The events of created plants (`c`): one per subscription active now that covers the owner. */
 const INSERT_EVENTS = 'INSERT INTO webhook_deliveries (subscription_id, event, plant_id, body)'
 const NEW_PLANT_EVENT = `'${NEW_PLANT.name}'`
-const ACTIVE_SUBSCRIPTIONS = 'JOIN webhook_subscriptions s ON s.disabled_at IS NULL AND (s.all_plants OR s.subject = c.owner)'
+/** The enabled subscriptions that receive `event` and cover the owner of `c`. */
+const subscriptionsFor = (event: string) =>
+  `JOIN webhook_subscriptions s ON s.disabled_at IS NULL AND (s.all_plants OR s.subject = c.owner) AND ${receives('s.events', event)}`
+const ACTIVE_SUBSCRIPTIONS = subscriptionsFor(NEW_PLANT.name)
+/** The plantDeleted events of the deleted rows `c`; the body is PLANT_DELETED's, written in SQL: an int8's text is exact. */
+const DELETED_EVENTS =
+  `events AS (${INSERT_EVENTS} SELECT s.id, '${PLANT_DELETED.name}', c.id, '{"id":' || c.id::text || '}' ` +
+  `FROM deleted c ${subscriptionsFor(PLANT_DELETED.name)}) `
 
 /** For each write, in order, whether the statement changed its id. */
 function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[] {
@@ -85,6 +101,9 @@ function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[]
 }
 
 const postgresTime = (time: Date) => time
+
+/** Above every row id: the first page of a log. */
+const INT64_MAX = 2n ** 63n - 1n
 
 /** After the read server failed, reads go to the primary for this long before it is tried again. */
 const READ_RETRY_MS = 5_000
@@ -236,16 +255,26 @@ export class PostgresStore implements PlantStore {
   private readonly deletes = new GroupCommit<PlantTarget, boolean>(async (targets) => {
     if (targets.length === 1) {
       const [{ id, owner }] = targets as [PlantTarget]
+      // A deletion writes its events in the same statement, so in the same transaction.
       const result =
         owner === null
-          ? await this.query('delete_plant', 'DELETE FROM plants WHERE id = $1', [String(id)])
-          : await this.query('delete_own_plant', 'DELETE FROM plants WHERE id = $1 AND owner = $2', [String(id), owner])
+          ? await this.query(
+              'delete_plant',
+              `WITH deleted AS (DELETE FROM plants WHERE id = $1 RETURNING id, owner), ${DELETED_EVENTS}SELECT id FROM deleted`,
+              [String(id)],
+            )
+          : await this.query(
+              'delete_own_plant',
+              `WITH deleted AS (DELETE FROM plants WHERE id = $1 AND owner = $2 RETURNING id, owner), ${DELETED_EVENTS}SELECT id FROM deleted`,
+              [String(id), owner],
+            )
       return [result.rowCount === 1]
     }
     const result = await this.query<{ id: string }>(
       'delete_plants',
-      'DELETE FROM plants AS p USING unnest($1::int8[], $2::text[]) AS d (id, owner) ' +
-        'WHERE p.id = d.id AND (d.owner IS NULL OR p.owner = d.owner) RETURNING p.id',
+      'WITH deleted AS (DELETE FROM plants AS p USING unnest($1::int8[], $2::text[]) AS d (id, owner) ' +
+        'WHERE p.id = d.id AND (d.owner IS NULL OR p.owner = d.owner) RETURNING p.id, p.owner), ' +
+        `${DELETED_EVENTS}SELECT id::text AS id FROM deleted`,
       [targets.map((target) => String(target.id)), targets.map((target) => target.owner)],
     )
     return changedIds(targets, result.rows)
@@ -399,12 +428,43 @@ export class PostgresStore implements PlantStore {
   }
 
   async createSubscription(subscription: Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>): Promise<void> {
-    const { id, subject, allPlants, url, secret } = subscription
+    const { id, subject, allPlants, url, events, secret } = subscription
     await this.query(
       'create_subscription',
-      'INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret) VALUES ($1, $2, $3, $4, $5)',
-      [id, subject, allPlants, url, secret],
+      'INSERT INTO webhook_subscriptions (id, subject, all_plants, url, events, secret) VALUES ($1, $2, $3, $4, $5, $6)',
+      [id, subject, allPlants, url, events.join(' '), secret],
     )
+  }
+
+  async getSubscription(id: string, subject: string | null): Promise<Subscription | null> {
+    const result = await this.query<SubscriptionRow<Date, boolean>>(
+      'get_subscription',
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR subject = $2)`,
+      [id, subject],
+    )
+    const row = result.rows[0]
+    return row === undefined ? null : toSubscription(row, postgresTime)
+  }
+
+  updateSubscription(id: string, subject: string | null, change: SubscriptionChange): Promise<Subscription | null> {
+    return this.transaction(async (client) => {
+      const updated = await client.query<SubscriptionRow<Date, boolean>>(
+        'UPDATE webhook_subscriptions SET url = coalesce($3, url), events = coalesce($4, events), ' +
+          'disabled_at = CASE WHEN $5::boolean IS NULL THEN disabled_at WHEN $5 THEN NULL ELSE coalesce(disabled_at, now()) END, ' +
+          'disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason WHEN $5 THEN NULL ELSE coalesce(disabled_reason, $6) END ' +
+          `WHERE id = $1 AND ($2::text IS NULL OR subject = $2) RETURNING ${SUBSCRIPTION_COLUMNS}`,
+        [id, subject, change.url ?? null, change.events?.join(' ') ?? null, change.enabled ?? null, DISABLED_BY_REQUEST],
+      )
+      const row = updated.rows[0]
+      if (row === undefined) return null
+      if (change.enabled === false) {
+        await client.query(
+          "UPDATE webhook_deliveries SET state = 'given_up', finished_at = now(), last_result = $2 WHERE subscription_id = $1 AND state = 'pending'",
+          [id, DISABLED_BY_REQUEST],
+        )
+      }
+      return toSubscription(row, postgresTime)
+    })
   }
 
   async listSubscriptions(subject: string | null): Promise<Subscription[]> {
@@ -459,6 +519,7 @@ export class PostgresStore implements PlantStore {
       id: string
       attempts: number
       message_id: string
+      event: string
       body: string
       subscription_id: string
       url: string
@@ -469,13 +530,14 @@ export class PostgresStore implements PlantStore {
       "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) " +
         'UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::float8 / 1000) ' +
         'FROM due, webhook_subscriptions AS s WHERE d.id = due.id AND s.id = d.subscription_id ' +
-        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.body, d.subscription_id, s.url, s.secret',
+        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.subscription_id, s.url, s.secret',
       [limit, leaseMs],
     )
     return result.rows.map((row) => ({
       id: BigInt(row.id),
       attempt: row.attempts,
       messageId: row.message_id,
+      event: row.event,
       body: row.body,
       subscriptionId: row.subscription_id,
       url: row.url,
@@ -489,10 +551,10 @@ export class PostgresStore implements PlantStore {
       outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'pending' : 'given_up'
     return this.transaction(async (client) => {
       const recorded = await client.query<{ id: string }>(
-        'UPDATE webhook_deliveries AS d SET state = u.state, last_result = u.result, ' +
+        'UPDATE webhook_deliveries AS d SET state = u.state, last_result = u.result, last_status = u.status, last_attempt_at = now(), ' +
           "finished_at = CASE WHEN u.state = 'pending' THEN NULL ELSE now() END, " +
           "next_attempt_at = CASE WHEN u.state = 'pending' THEN now() + make_interval(secs => u.after_ms / 1000) ELSE d.next_attempt_at END " +
-          'FROM unnest($1::int8[], $2::int[], $3::text[], $4::float8[], $5::text[]) AS u (id, attempt, state, after_ms, result) ' +
+          'FROM unnest($1::int8[], $2::int[], $3::text[], $4::float8[], $5::text[], $6::int[]) AS u (id, attempt, state, after_ms, result, status) ' +
           "WHERE d.id = u.id AND d.attempts = u.attempt AND d.state = 'pending' RETURNING d.id::text AS id",
         [
           finished.map(({ claim }) => String(claim.id)),
@@ -500,6 +562,7 @@ export class PostgresStore implements PlantStore {
           finished.map(({ outcome }) => state(outcome)),
           finished.map(({ outcome }) => (outcome.kind === 'retry' ? outcome.afterMs : 0)),
           finished.map(({ outcome }) => outcome.result),
+          finished.map(({ status }) => status),
         ],
       )
       const ids = new Set(recorded.rows.map((row) => row.id))
@@ -512,6 +575,52 @@ export class PostgresStore implements PlantStore {
         await client.query("DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'pending'", [claim.subscriptionId])
       }
     })
+  }
+
+  async listDeliveries(subscriptionId: string, before: bigint | null, limit: number): Promise<DeliveryRecord[]> {
+    const result = await this.query<DeliveryRow<Date, string>>(
+      'list_deliveries',
+      `SELECT ${DELIVERY_COLUMNS.replace('id, ', 'id::text AS id, ').replace('plant_id', 'plant_id::text AS plant_id')} FROM webhook_deliveries ` +
+        // The table's id, not the output column of the same name, which is text.
+        'WHERE subscription_id = $1 AND webhook_deliveries.id < $2 ORDER BY webhook_deliveries.id DESC LIMIT $3',
+      [subscriptionId, String(before ?? INT64_MAX), limit],
+    )
+    return result.rows.map((row) => toDeliveryRecord(row, postgresTime))
+  }
+
+  redeliver(subscriptionId: string, messageId: string): Promise<Redelivery> {
+    return this.transaction(async (client) => {
+      const found = await client.query<{ state: string }>(
+        'SELECT state FROM webhook_deliveries WHERE subscription_id = $1 AND message_id = $2 FOR UPDATE',
+        [subscriptionId, messageId],
+      )
+      const state = found.rows[0]?.state
+      if (state === undefined) return 'unknown'
+      if (state === 'pending') return 'pending'
+      await client.query(
+        "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = now(), finished_at = NULL WHERE subscription_id = $1 AND message_id = $2",
+        [subscriptionId, messageId],
+      )
+      return 'requeued'
+    })
+  }
+
+  async recoverDeliveries(subscriptionId: string, since: Date): Promise<number> {
+    const result = await this.query(
+      'recover_deliveries',
+      "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = now(), finished_at = NULL " +
+        "WHERE subscription_id = $1 AND state = 'given_up' AND created_at >= $2",
+      [subscriptionId, since],
+    )
+    return result.rowCount ?? 0
+  }
+
+  async queuePing(subscriptionId: string, messageId: string, body: string): Promise<void> {
+    await this.query(
+      'queue_ping',
+      "INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body) VALUES ($1, 'ping', $2, $3, $4)",
+      [subscriptionId, messageId, String(PING_PLANT_ID), body],
+    )
   }
 
   async webhookBacklog(): Promise<WebhookBacklog> {

@@ -1,5 +1,6 @@
+import type { EventName } from '../../api/events.js'
 import type { Scope } from '../../api/scopes.js'
-import type { Plant, Subscription, TokenRecord } from '../store.js'
+import { type DeliveryRecord, PING_PLANT_ID, type Plant, type Subscription, type TokenRecord } from '../store.js'
 
 export const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoked_at'
 
@@ -31,7 +32,7 @@ export function toPlant(row: { name: string; tag: string | null }): Plant {
   return row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag }
 }
 
-export const SUBSCRIPTION_COLUMNS = 'id, subject, all_plants, url, secret, created_at, disabled_at, disabled_reason'
+export const SUBSCRIPTION_COLUMNS = 'id, subject, all_plants, url, events, secret, created_at, disabled_at, disabled_reason'
 
 /** A row of webhook_subscriptions; each store has its own types of time (`T`) and boolean (`B`). */
 export interface SubscriptionRow<T, B> {
@@ -39,11 +40,16 @@ export interface SubscriptionRow<T, B> {
   subject: string
   all_plants: B
   url: string
+  /** Space-separated event names. */
+  events: string
   secret: string
   created_at: T
   disabled_at: T | null
   disabled_reason: string | null
 }
+
+/** Whether a subscription's `events` column (space-separated) names `event`, in SQL; `column` as written in the query. */
+export const receives = (column: string, event: string) => `(' ' || ${column} || ' ') LIKE '% ${event} %'`
 
 export function toSubscription<T, B>(row: SubscriptionRow<T, B>, toDate: (time: T) => Date): Subscription {
   return {
@@ -51,9 +57,50 @@ export function toSubscription<T, B>(row: SubscriptionRow<T, B>, toDate: (time: 
     subject: row.subject,
     allPlants: Boolean(row.all_plants),
     url: row.url,
+    events: row.events.split(' ') as EventName[],
     secret: row.secret,
     createdAt: toDate(row.created_at),
     disabledAt: row.disabled_at === null ? null : toDate(row.disabled_at),
     disabledReason: row.disabled_reason,
+  }
+}
+
+/** The columns of a deliveries log row; PostgreSQL reads its int8 columns as text (`DELIVERY_COLUMNS_AS_TEXT`). */
+export const DELIVERY_COLUMNS =
+  'id, message_id, event, plant_id, state, attempts, created_at, last_attempt_at, next_attempt_at, last_status, last_result'
+
+/** A row of webhook_deliveries for the log; integers as each driver reads them (`I`), times as each store keeps them (`T`). */
+export interface DeliveryRow<T, I> {
+  id: I
+  message_id: string
+  event: string
+  plant_id: I
+  state: string
+  attempts: I
+  created_at: T
+  last_attempt_at: T | null
+  next_attempt_at: T
+  last_status: I | null
+  last_result: string | null
+}
+
+const LOG_STATES: Record<string, DeliveryRecord['state']> = { pending: 'pending', delivered: 'delivered', given_up: 'failed' }
+
+export function toDeliveryRecord<T, I extends bigint | string | number>(row: DeliveryRow<T, I>, toDate: (time: T) => Date): DeliveryRecord {
+  const state = LOG_STATES[row.state] ?? 'failed'
+  const lastStatus = row.last_status === null ? null : Number(row.last_status)
+  const answered = lastStatus !== null && lastStatus >= 200 && lastStatus < 300
+  return {
+    rowId: BigInt(row.id),
+    messageId: row.message_id,
+    event: row.event,
+    plantId: row.event === 'ping' && BigInt(row.plant_id) === PING_PLANT_ID ? null : BigInt(row.plant_id),
+    state,
+    attempts: Number(row.attempts),
+    createdAt: toDate(row.created_at),
+    lastAttemptAt: row.last_attempt_at === null ? null : toDate(row.last_attempt_at),
+    nextAttemptAt: state === 'pending' ? toDate(row.next_attempt_at) : null,
+    lastStatus,
+    lastError: answered || row.last_result === null ? null : row.last_result.slice(0, 200),
   }
 }

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Registry } from 'prom-client'
-import { NEW_PLANT } from '../../api/events.js'
+import { NEW_PLANT, PLANT_DELETED } from '../../api/events.js'
 import { counterReading } from '../../observability/collected-metrics.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
@@ -10,6 +10,10 @@ import {
   TOKEN_COLUMNS,
   type TokenRow,
   toPlant,
+  DELIVERY_COLUMNS,
+  type DeliveryRow,
+  receives,
+  toDeliveryRecord,
   toSubscription,
   toTokenRecord,
 } from '../shared/rows.js'
@@ -17,7 +21,10 @@ import { KeysInFlight, replay } from '../shared/idempotency.js'
 import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
   type ClaimedDelivery,
+  type DeliveryRecord,
   EMPTY_PAGE,
+  PING_PLANT_ID,
+  type Redelivery,
   type FinishedDelivery,
   type IdempotencyKey,
   type KeyedCreate,
@@ -28,7 +35,9 @@ import {
   type PlantQuery,
   type PlantStore,
   StoreUnavailableError,
+  DISABLED_BY_REQUEST,
   type Subscription,
+  type SubscriptionChange,
   type TokenRecord,
   type WebhookBacklog,
 } from '../store.js'
@@ -52,6 +61,8 @@ function unavailableOr(error: unknown): unknown {
   return error
 }
 
+/** Above every row id: the first page of a log. */
+const INT64_MAX = 2n ** 63n - 1n
 const sqliteTime = (milliseconds: number) => new Date(milliseconds)
 
 /** A plant as the JSON object of the API, made by SQLite: `tag` is left out when it is NULL. */
@@ -103,8 +114,9 @@ export class SqliteStore implements PlantStore {
       insertPlant: db.prepare('INSERT INTO plants (id, owner, name, tag, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING'),
       getPlant: db.prepare('SELECT name, tag FROM plants WHERE id = ?'),
       getOwnPlant: db.prepare('SELECT name, tag FROM plants WHERE id = ? AND owner = ?'),
-      deletePlant: db.prepare('DELETE FROM plants WHERE id = ?'),
-      deleteOwnPlant: db.prepare('DELETE FROM plants WHERE id = ? AND owner = ?'),
+      // The owner names whose subscriptions hear of the deletion.
+      deletePlant: db.prepare('DELETE FROM plants WHERE id = ? RETURNING owner').pluck(),
+      deleteOwnPlant: db.prepare('DELETE FROM plants WHERE id = ? AND owner = ? RETURNING owner').pluck(),
       insertToken: db.prepare(
         'INSERT INTO tokens (hash, subject, scopes, name, created_at, expires_at) VALUES (@hash, @subject, @scopes, @name, @createdAt, @expiresAt)',
       ),
@@ -126,11 +138,26 @@ export class SqliteStore implements PlantStore {
       insertEvents: db.prepare(
         'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at) ' +
           `SELECT id, '${NEW_PLANT.name}', 'msg_' || lower(hex(randomblob(16))), ?, ?, ?, ? FROM webhook_subscriptions ` +
-          'WHERE disabled_at IS NULL AND (all_plants = 1 OR subject = ?)',
+          `WHERE disabled_at IS NULL AND (all_plants = 1 OR subject = ?) AND ${receives('events', NEW_PLANT.name)}`,
+      ),
+      insertDeletedEvents: db.prepare(
+        'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at) ' +
+          `SELECT id, '${PLANT_DELETED.name}', 'msg_' || lower(hex(randomblob(16))), ?, ?, ?, ? FROM webhook_subscriptions ` +
+          `WHERE disabled_at IS NULL AND (all_plants = 1 OR subject = ?) AND ${receives('events', PLANT_DELETED.name)}`,
       ),
       anySubscription: db.prepare('SELECT 1 FROM webhook_subscriptions WHERE disabled_at IS NULL LIMIT 1').pluck(),
       insertSubscription: db.prepare(
-        'INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO webhook_subscriptions (id, subject, all_plants, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      getSubscription: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ? AND (? IS NULL OR subject = ?)`),
+      updateSubscription: db.prepare(
+        'UPDATE webhook_subscriptions SET url = coalesce(@url, url), events = coalesce(@events, events), ' +
+          'disabled_at = CASE WHEN @enabled IS NULL THEN disabled_at WHEN @enabled = 1 THEN NULL ELSE coalesce(disabled_at, @now) END, ' +
+          'disabled_reason = CASE WHEN @enabled IS NULL THEN disabled_reason WHEN @enabled = 1 THEN NULL ELSE coalesce(disabled_reason, @reason) END ' +
+          'WHERE id = @id AND (@subject IS NULL OR subject = @subject)',
+      ),
+      failPendingEvents: db.prepare(
+        "UPDATE webhook_deliveries SET state = 'given_up', finished_at = ?, last_result = ? WHERE subscription_id = ? AND state = 'pending'",
       ),
       listSubscriptions: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_at, id`),
       listOwnSubscriptions: db.prepare(
@@ -147,7 +174,7 @@ export class SqliteStore implements PlantStore {
       due: db
         .prepare(
           // CROSS JOIN keeps the outbox's due index as the outer loop (SQLite would otherwise scan the outbox per subscription).
-          'SELECT d.id, d.attempts, d.message_id, d.body, d.subscription_id, s.url, s.secret FROM webhook_deliveries AS d ' +
+          'SELECT d.id, d.attempts, d.message_id, d.event, d.body, d.subscription_id, s.url, s.secret FROM webhook_deliveries AS d ' +
             'CROSS JOIN webhook_subscriptions AS s ON s.id = d.subscription_id ' +
             // The claimed rows are skipped inside SQLite: reading them into objects cost more than the query.
             "WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed)) " +
@@ -155,8 +182,24 @@ export class SqliteStore implements PlantStore {
         )
         .safeIntegers(true),
       finish: db.prepare(
-        'UPDATE webhook_deliveries SET attempts = @attempt, state = @state, finished_at = @finishedAt, next_attempt_at = @nextAttemptAt, last_result = @result ' +
-          "WHERE id = @id AND attempts = @attempt - 1 AND state = 'pending'",
+        'UPDATE webhook_deliveries SET attempts = @attempt, state = @state, finished_at = @finishedAt, next_attempt_at = @nextAttemptAt, last_result = @result, ' +
+          "last_status = @status, last_attempt_at = @attemptedAt WHERE id = @id AND attempts = @attempt - 1 AND state = 'pending'",
+      ),
+      listDeliveries: db
+        .prepare(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
+        .safeIntegers(true),
+      redeliver: db.prepare(
+        "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL " +
+          "WHERE subscription_id = ? AND message_id = ? AND state <> 'pending'",
+      ),
+      deliveryState: db.prepare('SELECT state FROM webhook_deliveries WHERE subscription_id = ? AND message_id = ?').pluck(),
+      recover: db.prepare(
+        "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL " +
+          "WHERE subscription_id = ? AND state = 'given_up' AND created_at >= ?",
+      ),
+      insertPing: db.prepare(
+        'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at) ' +
+          "VALUES (?, 'ping', ?, ?, ?, ?, ?)",
       ),
       backlog: db.prepare("SELECT count(*) AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE state = 'pending'"),
       pruneDeliveries: db.prepare(
@@ -305,8 +348,14 @@ export class SqliteStore implements PlantStore {
 
   deletePlant(id: bigint, owner: string | null): Promise<boolean> {
     return this.writes.add(() => {
-      const result = owner === null ? this.statements.deletePlant.run(id) : this.statements.deleteOwnPlant.run(id, owner)
-      return result.changes === 1
+      const deletedOwner = (owner === null ? this.statements.deletePlant.get(id) : this.statements.deleteOwnPlant.get(id, owner)) as
+        string | undefined
+      if (deletedOwner === undefined) return false
+      if (this.subscribed) {
+        const now = Date.now()
+        this.statements.insertDeletedEvents.run(id, PLANT_DELETED.body({ id }), now, now, deletedOwner)
+      }
+      return true
     }) as Promise<boolean>
   }
 
@@ -348,9 +397,9 @@ export class SqliteStore implements PlantStore {
   }
 
   createSubscription(subscription: Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>): Promise<void> {
-    const { id, subject, allPlants, url, secret } = subscription
+    const { id, subject, allPlants, url, events, secret } = subscription
     return this.writes.add(() => {
-      this.statements.insertSubscription.run(id, subject, allPlants ? 1 : 0, url, secret, Date.now())
+      this.statements.insertSubscription.run(id, subject, allPlants ? 1 : 0, url, events.join(' '), secret, Date.now())
       // Creates later in this same transaction see it.
       this.subscribed = true
     }) as Promise<void>
@@ -363,6 +412,59 @@ export class SqliteStore implements PlantStore {
       ) as SubscriptionRow<number, number>[]
       return rows.map((row) => toSubscription(row, sqliteTime))
     })
+  }
+
+  getSubscription(id: string, subject: string | null): Promise<Subscription | null> {
+    return this.run(() => {
+      const row = this.statements.getSubscription.get(id, subject, subject) as SubscriptionRow<number, number> | undefined
+      return row === undefined ? null : toSubscription(row, sqliteTime)
+    })
+  }
+
+  updateSubscription(id: string, subject: string | null, change: SubscriptionChange): Promise<Subscription | null> {
+    return this.writes.add(() => {
+      const now = Date.now()
+      const updated = this.statements.updateSubscription.run({
+        id,
+        subject,
+        url: change.url ?? null,
+        events: change.events?.join(' ') ?? null,
+        enabled: change.enabled === undefined ? null : change.enabled ? 1 : 0,
+        now,
+        reason: DISABLED_BY_REQUEST,
+      })
+      if (updated.changes !== 1) return null
+      if (change.enabled === false) this.statements.failPendingEvents.run(now, DISABLED_BY_REQUEST, id)
+      // Writes later in this same transaction see an enabled subscription.
+      if (change.enabled === true) this.subscribed = true
+      const row = this.statements.getSubscription.get(id, null, null) as SubscriptionRow<number, number>
+      return toSubscription(row, sqliteTime)
+    }) as Promise<Subscription | null>
+  }
+
+  listDeliveries(subscriptionId: string, before: bigint | null, limit: number): Promise<DeliveryRecord[]> {
+    return this.run(() => {
+      const rows = this.statements.listDeliveries.all(subscriptionId, before ?? INT64_MAX, limit) as DeliveryRow<bigint, bigint>[]
+      return rows.map((row) => toDeliveryRecord(row, (time) => new Date(Number(time))))
+    })
+  }
+
+  redeliver(subscriptionId: string, messageId: string): Promise<Redelivery> {
+    return this.writes.add(() => {
+      if (this.statements.redeliver.run(Date.now(), subscriptionId, messageId).changes === 1) return 'requeued'
+      return this.statements.deliveryState.get(subscriptionId, messageId) === undefined ? 'unknown' : 'pending'
+    }) as Promise<Redelivery>
+  }
+
+  recoverDeliveries(subscriptionId: string, since: Date): Promise<number> {
+    return this.writes.add(() => this.statements.recover.run(Date.now(), subscriptionId, since.getTime()).changes) as Promise<number>
+  }
+
+  queuePing(subscriptionId: string, messageId: string, body: string): Promise<void> {
+    return this.writes.add(() => {
+      const now = Date.now()
+      this.statements.insertPing.run(subscriptionId, messageId, PING_PLANT_ID, body, now, now)
+    }) as Promise<void>
   }
 
   countSubscriptions(subject: string): Promise<number> {
@@ -395,6 +497,7 @@ export class SqliteStore implements PlantStore {
         id: bigint
         attempts: bigint
         message_id: string
+        event: string
         body: string
         subscription_id: string
         url: string
@@ -405,6 +508,7 @@ export class SqliteStore implements PlantStore {
         id: row.id,
         attempt: Number(row.attempts) + 1,
         messageId: row.message_id,
+        event: row.event,
         body: row.body,
         subscriptionId: row.subscription_id,
         url: row.url,
@@ -416,7 +520,8 @@ export class SqliteStore implements PlantStore {
   finishDeliveries(finished: readonly FinishedDelivery[]): Promise<void> {
     const written = this.writes.add(() => {
       const now = Date.now()
-      for (const { claim, outcome } of finished) {
+      for (const finishedDelivery of finished) {
+        const { claim, outcome } = finishedDelivery
         const done = outcome.kind !== 'retry'
         const recorded = this.statements.finish.run({
           id: claim.id,
@@ -425,6 +530,8 @@ export class SqliteStore implements PlantStore {
           finishedAt: done ? now : null,
           nextAttemptAt: outcome.kind === 'retry' ? now + outcome.afterMs : now,
           result: outcome.result,
+          status: finishedDelivery.status,
+          attemptedAt: now,
         })
         if (outcome.kind === 'disable' && recorded.changes === 1) {
           this.statements.disableSubscription.run(now, outcome.result, claim.subscriptionId)

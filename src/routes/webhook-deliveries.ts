@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { HEADERS, errorResponses, response } from '../api/responses.js'
+import {
+  DeliveriesQuery,
+  type DeliveriesQueryType,
+  DeliveryParams,
+  type DeliveryParamsType,
+  DeliverySchema,
+  PingSchema,
+  type RecoverBody,
+  RecoverSchema,
+  RequeuedSchema,
+  SubscriptionIdParams,
+  type SubscriptionIdParamsType,
+  ref,
+} from '../api/schemas.js'
+import { type Principal, visibleOwner } from '../auth/principal.js'
+import { HttpError } from '../http/errors.js'
+import type { DeliveryRecord, PlantStore } from '../store/store.js'
+
+interface DeliveryRoutesOptions {
+  store: PlantStore
+}
+
+const tags = ['webhooks']
+const security = [{ bearerAuth: ['webhooks:manage'] }]
+const DEFAULT_PAGE = 50
+const principalOf = (request: FastifyRequest): Principal => request.principal as Principal
+const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscription ${id} not found`)
+
+/** A log entry as the API shows it: `plantId` is absent for a ping. */
+function shown(record: DeliveryRecord) {
+  const iso = (time: Date | null) => (time === null ? null : time.toISOString())
+  return {
+    id: record.messageId,
+    event: record.event,
+    ...(record.plantId === null ? {} : { plantId: record.plantId }),
+    state: record.state,
+    attempts: record.attempts,
+    createdAt: record.createdAt.toISOString(),
+    lastAttemptAt: iso(record.lastAttemptAt),
+    nextAttemptAt: iso(record.nextAttemptAt),
+    lastStatus: record.lastStatus,
+    lastError: record.lastError,
+  }
+}
+
+/**
+ * What a subscriber can see and fix after an outage: the deliveries log, redelivering one
+ * event, recovering every failed one since a time, and a ping to test the endpoint.
+ */
+export async function webhookDeliveryRoutes(app: FastifyInstance, { store }: DeliveryRoutesOptions): Promise<void> {
+  /** The subscription's id once the caller may reach it; 404 exactly as a missing one otherwise. */
+  async function reachable(request: FastifyRequest<{ Params: { id: string } }>): Promise<string> {
+    const subscription = await store.getSubscription(request.params.id, visibleOwner(principalOf(request)))
+    if (subscription === null) throw subscriptionNotFound(request.params.id)
+    return subscription.id
+  }
+
+  app.get<{ Params: SubscriptionIdParamsType; Querystring: DeliveriesQueryType }>(
+    '/webhooks/:id/deliveries',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        operationId: 'listDeliveries',
+        summary: "A subscription's deliveries log",
+        description:
+          'Its events, newest first, with their state, attempts and last answer; kept for WEBHOOK_RETENTION after they finish. ' +
+          'When more exist, a Link header rel="next" gives the next page: follow it as given.',
+        tags,
+        security,
+        params: SubscriptionIdParams,
+        querystring: DeliveriesQuery,
+        response: {
+          200: response('The events, newest first', {
+            body: { type: 'array', items: ref(DeliverySchema), maxItems: 250, examples: [DeliverySchema.examples] },
+            headers: HEADERS.nextPage,
+            limited: true,
+          }),
+          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const id = await reachable(request)
+      const limit = request.query.limit ?? DEFAULT_PAGE
+      const records = await store.listDeliveries(id, request.query.before ?? null, limit)
+      const last = records.at(-1)
+      if (records.length === limit && last !== undefined) {
+        reply.header('link', `</webhooks/${encodeURIComponent(id)}/deliveries?limit=${limit}&before=${last.rowId}>; rel="next"`)
+      }
+      return records.map(shown)
+    },
+  )
+
+  app.post<{ Params: DeliveryParamsType }>(
+    '/webhooks/:id/deliveries/:webhookId/redeliver',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        operationId: 'redeliverEvent',
+        summary: 'Send one event again',
+        description:
+          'A delivered or failed event is due again now, with the same webhook-id and body, and a new round of retries. ' +
+          'An event still pending is already due: 409. An unknown webhook-id, or one of another subscription: 404.',
+        tags,
+        security,
+        params: DeliveryParams,
+        response: {
+          202: response('The event is due again; its deliveries log shows the attempts', { limited: true }),
+          ...errorResponses([400, 401, 403, 404, 409, 429, 503], { limited: true }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const id = await reachable(request)
+      const outcome = await store.redeliver(id, request.params.webhookId)
+      if (outcome === 'unknown') throw new HttpError(404, `no event ${request.params.webhookId} of webhook subscription ${id}`)
+      if (outcome === 'pending') throw new HttpError(409, `event ${request.params.webhookId} is still pending: it is due already`)
+      return reply.code(202).send()
+    },
+  )
+
+  app.post<{ Params: SubscriptionIdParamsType; Body: RecoverBody }>(
+    '/webhooks/:id/recover',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        operationId: 'recoverEvents',
+        summary: 'Send failed events again',
+        description:
+          'Every failed event of the subscription written at or after since is due again now, with its webhook-id and body: after an outage of the endpoint, nothing is lost for good.',
+        tags,
+        security,
+        params: SubscriptionIdParams,
+        body: ref(RecoverSchema),
+        response: {
+          202: response('How many events are due again', { body: RequeuedSchema, limited: true }),
+          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const id = await reachable(request)
+      const since = new Date(request.body.since)
+      return reply.code(202).send({ requeued: await store.recoverDeliveries(id, since) })
+    },
+  )
+
+  app.post<{ Params: SubscriptionIdParamsType }>(
+    '/webhooks/:id/ping',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        operationId: 'pingSubscription',
+        summary: 'Send a ping event',
+        description:
+          'A ping event with the body {"subscription": "<id>"} is sent, signed, retried and logged like any event; also while the subscription is disabled, to test a mended endpoint.',
+        tags,
+        security,
+        params: SubscriptionIdParams,
+        response: {
+          202: response('The ping is due now; its webhook-id', { body: PingSchema, limited: true }),
+          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const id = await reachable(request)
+      const messageId = `msg_${randomBytes(16).toString('hex')}`
+      await store.queuePing(id, messageId, JSON.stringify({ subscription: id }))
+      return reply.code(202).send({ id: messageId })
+    },
+  )
+}

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { PlantStoreClient, PlantStoreError, WebhookVerificationError, verifyWebhookEvent } from '@plantstore/client'
+import { Webhook } from 'standardwebhooks'
+import { STORE_KINDS } from '../support/databases.js'
+import { Receiver, pause } from '../support/receiver.js'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
+
+const ENV = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS: '100ms,100ms', WEBHOOK_TIMEOUT_MS: '2000' }
+const TWO_53_PLUS_1 = 2n ** 53n + 1n
+
+for (const kind of STORE_KINDS) {
+  describe(`@plantstore/client's webhook methods on ${kind}`, () => {
+    let fx: ServiceFixture
+    let client: PlantStoreClient
+    let receiver: Receiver
+    before(async () => {
+      fx = await startFixture(kind, ENV)
+      client = new PlantStoreClient({
+        baseUrl: fx.service.url,
+        token: await fx.token('hooked', '--scope', 'plants:read,plants:write,webhooks:manage'),
+      })
+      receiver = await Receiver.start()
+    })
+    after(async () => {
+      await receiver.close()
+      await fx.close()
+    })
+
+    test('create, list, get, update and delete a subscription through the client', async () => {
+      const made = await client.createSubscription(receiver.url('/client'), { events: ['newPlant', 'plantDeleted'] })
+      assert.match(made.secret, /^whsec_/)
+      assert.deepEqual(made.events, ['newPlant', 'plantDeleted'])
+      assert.deepEqual(
+        (await client.listSubscriptions()).map((subscription) => subscription.id),
+        [made.id],
+      )
+      const updated = await client.updateSubscription(made.id, { enabled: false })
+      assert.equal(updated.enabled, false)
+      assert.equal((await client.getSubscription(made.id)).enabled, false)
+      await client.deleteSubscription(made.id)
+      await assert.rejects(client.getSubscription(made.id), (error: unknown) => error instanceof PlantStoreError && error.status === 404)
+    })
+
+    test('verifyWebhookEvent reads newPlant and plantDeleted deliveries exactly, and refuses a changed body', async () => {
+      receiver.received.length = 0
+      const made = await client.createSubscription(receiver.url('/verify'), { events: ['newPlant', 'plantDeleted'] })
+      await client.createPlant({ id: TWO_53_PLUS_1, name: 'exact' })
+      await client.deletePlant(TWO_53_PLUS_1)
+      await receiver.until((received) => received.length >= 2)
+      await pause(200)
+      const events = receiver.received.map((delivery) =>
+        verifyWebhookEvent(delivery.body, delivery.headers as Record<string, string>, made.secret),
+      )
+      const byType = Object.fromEntries(events.map((event) => [event.type, event]))
+      assert.deepEqual(byType.newPlant, { type: 'newPlant', plant: { id: TWO_53_PLUS_1, name: 'exact' } })
+      assert.deepEqual(byType.plantDeleted, { type: 'plantDeleted', id: TWO_53_PLUS_1 })
+      for (const delivery of receiver.received) new Webhook(made.secret).verify(delivery.body, delivery.headers as Record<string, string>)
+      const [first] = receiver.received
+      assert.throws(
+        () => verifyWebhookEvent(first?.body.replace('exact', 'other') ?? '', first?.headers as Record<string, string>, made.secret),
+        WebhookVerificationError,
+      )
+      await client.deleteSubscription(made.id)
+    })
+  })
+}
