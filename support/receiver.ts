@@ -100,3 +100,13 @@ export class Receiver {
 
 /** Lets time pass without a request: to show that nothing more arrives. */
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Runs `work` with a receiver of its own, closed afterwards whatever happens. */
+export async function withReceiver(work: (receiver: Receiver) => Promise<void>): Promise<void> {
+  const receiver = await Receiver.start()
+  try {
+    await work(receiver)
+  } finally {
+    await receiver.close()
+  }
+}

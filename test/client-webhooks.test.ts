@@ -63,5 +63,40 @@ for (const kind of STORE_KINDS) {
       )
       await client.deleteSubscription(made.id)
     })
+
+    test('the deliveries log, redeliver, recover, ping and rotation through the client, ids exact', async () => {
+      receiver.received.length = 0
+      const made = await client.createSubscription(receiver.url('/log'))
+      await client.createPlant({ id: TWO_53_PLUS_1 + 1n, name: 'logged' })
+      await receiver.until((received) => received.length >= 1)
+      let page = await client.listDeliveries(made.id, { limit: 1 })
+      for (let tries = 0; tries < 50 && page.deliveries[0]?.state !== 'delivered'; tries++) {
+        await pause(100)
+        page = await client.listDeliveries(made.id, { limit: 1 })
+      }
+      const [delivery] = page.deliveries
+      assert.deepEqual(
+        [delivery?.plantId, delivery?.state, delivery?.attempts, delivery?.lastStatus],
+        [TWO_53_PLUS_1 + 1n, 'delivered', 1, 200],
+      )
+      assert.equal(page.next !== null, true, 'a full page has a next link')
+      assert.deepEqual((await client.listDeliveries(made.id, { next: page.next as string })).deliveries, [])
+      await client.redeliver(made.id, delivery?.id as string)
+      await receiver.until((received) => received.length >= 2)
+      assert.equal(await client.recover(made.id, new Date(0)), 0, 'nothing failed')
+      const pingId = await client.ping(made.id)
+      await receiver.until((received) => received.length >= 3)
+      assert.equal(receiver.received[2]?.headers['webhook-id'], pingId)
+      const rotated = await client.rotateSecret(made.id)
+      assert.deepEqual(
+        verifyWebhookEvent(receiver.received[2]?.body ?? '', receiver.received[2]?.headers as Record<string, string>, made.secret),
+        {
+          type: 'ping',
+          subscription: made.id,
+        },
+      )
+      assert.match(rotated.secret, /^whsec_/)
+      await client.deleteSubscription(made.id)
+    })
   })
 }

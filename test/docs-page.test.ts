@@ -69,6 +69,7 @@ describe('the /docs page in a real browser', { skip: missing }, () => {
       'POST /webhooks/{id}/deliveries/{webhookId}/redeliver',
       'POST /webhooks/{id}/ping',
       'POST /webhooks/{id}/recover',
+      'POST /webhooks/{id}/rotate-secret',
       'POST newPlant',
       'POST plantDeleted',
     ])

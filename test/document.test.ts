@@ -102,7 +102,7 @@ describe('the served OpenAPI document', () => {
 
   test('every operation has an operationId, a summary, a description and the statuses any route can send', () => {
     const operations = operationsOf(document)
-    assert.equal(operations.length, 16)
+    assert.equal(operations.length, 17)
     const ids = operations.map(([, operation]) => operation.operationId)
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique')
     for (const [name, operation] of operations) {

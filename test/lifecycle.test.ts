@@ -200,6 +200,8 @@ describe('configuration', () => {
     ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: 'c2hvcnQ=' }],
     ['WEBHOOK_RETENTION', { WEBHOOK_RETENTION: 'forever' }],
     ['DATABASE_READ_URL', { DATABASE_READ_URL: 'sqlite:./replica.db' }],
+    ['WEBHOOK_SECRET_OVERLAP', { WEBHOOK_SECRET_OVERLAP: 'a day' }],
+    ['WEBHOOK_DISABLE_AFTER', { WEBHOOK_DISABLE_AFTER: '-5d' }],
     ['PG_PREPARED_STATEMENTS', { DATABASE_URL: 'postgres://127.0.0.1:1/plants', PG_PREPARED_STATEMENTS: 'no' }],
     ['DATABASE_READ_URL', { DATABASE_URL: 'postgres://127.0.0.1:1/plants', DATABASE_READ_URL: 'mysql://replica/plants' }],
   ]

@@ -103,6 +103,7 @@ for (const kind of STORE_KINDS) {
         'POST /webhooks/{id}/deliveries/{webhookId}/redeliver': [{ bearerAuth: ['webhooks:manage'] }],
         'POST /webhooks/{id}/recover': [{ bearerAuth: ['webhooks:manage'] }],
         'POST /webhooks/{id}/ping': [{ bearerAuth: ['webhooks:manage'] }],
+        'POST /webhooks/{id}/rotate-secret': [{ bearerAuth: ['webhooks:manage'] }],
       })
     })
 

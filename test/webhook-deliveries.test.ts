@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { STORE_KINDS } from '../support/databases.js'
-import { Receiver, pause } from '../support/receiver.js'
+import { pause, withReceiver } from '../support/receiver.js'
 import { type InProcessFixture, buildFixture } from './helpers/in-process.js'
 
 /** Two retries 100 ms apart: three attempts in all, within a second. */
@@ -55,14 +55,6 @@ for (const kind of STORE_KINDS) {
         await pause(100)
       }
       assert.fail('the events did not settle within 10 s')
-    }
-    const withReceiver = async (work: (receiver: Receiver) => Promise<void>) => {
-      const receiver = await Receiver.start()
-      try {
-        await work(receiver)
-      } finally {
-        await receiver.close()
-      }
     }
 
     test('after 500, 500, 200 the log shows one delivered event: 3 attempts, last status 200, no error, the exact plant id', async () => {

@@ -79,10 +79,13 @@ for (const kind of STORE_KINDS) {
       const claims = await store.claimDeliveries(2, 60_000)
       assert.equal(claims.length, 2)
       const [delivered, givenUp] = claims as [(typeof claims)[0], (typeof claims)[0]]
-      await store.finishDeliveries([
-        { claim: delivered, outcome: { kind: 'delivered', result: 'HTTP 200' }, status: 200 },
-        { claim: givenUp, outcome: { kind: 'given-up', result: 'HTTP 500' }, status: 500 },
-      ])
+      await store.finishDeliveries(
+        [
+          { claim: delivered, outcome: { kind: 'delivered', result: 'HTTP 200' }, status: 200 },
+          { claim: givenUp, outcome: { kind: 'given-up', result: 'HTTP 500' }, status: 500 },
+        ],
+        { disableAfterMs: null },
+      )
       assert.equal(await store.pruneDeliveries(new Date(Date.now() - 60_000), 1_000), 0, 'kept within the retention')
       assert.equal(await store.pruneDeliveries(new Date(Date.now() + 60_000), 1), 1, 'in batches of the limit')
       assert.equal(await store.pruneDeliveries(new Date(Date.now() + 60_000), 1_000), 1)

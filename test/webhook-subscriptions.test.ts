@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { Webhook } from 'standardwebhooks'
 import { STORE_KINDS } from '../support/databases.js'
-import { Receiver, pause } from '../support/receiver.js'
+import { Receiver, pause, withReceiver } from '../support/receiver.js'
 import { type InProcessFixture, buildFixture } from './helpers/in-process.js'
 
 /** The receivers listen on loopback, which webhooks may reach only when allowed. */
@@ -37,14 +37,6 @@ for (const kind of STORE_KINDS) {
       const answer = await fx.api.request<Subscription>('POST', '/webhooks', { token, json })
       assert.equal(answer.status, 201, answer.text)
       return answer.body
-    }
-    const withReceiver = async (work: (receiver: Receiver) => Promise<void>) => {
-      const receiver = await Receiver.start()
-      try {
-        await work(receiver)
-      } finally {
-        await receiver.close()
-      }
     }
     const create = async (token: string, id = nextId++) => {
       assert.equal((await fx.api.createPlant(token, { id, name: `plant ${id}` })).status, 200)

@@ -127,7 +127,7 @@ for (const kind of STORE_KINDS) {
         const listed = await fx.api.request<{ id: string; status: string; disabledReason?: string }[]>('GET', '/webhooks', { token })
         assert.deepEqual(
           listed.body.map((subscription) => [subscription.id, subscription.status, subscription.disabledReason]),
-          [[id, 'disabled', 'HTTP 410']],
+          [[id, 'disabled', '410 Gone']],
         )
       })
     })

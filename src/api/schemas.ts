@@ -272,8 +272,27 @@ export const PingSchema = Type.Object(
   { examples: [{ id: 'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77' }] },
 )
 
+export const RotatedSecretSchema = Type.Object(
+  {
+    secret: Type.String({
+      maxLength: 60,
+      pattern: '^whsec_[A-Za-z0-9+/=]+$',
+      description: 'The new signing secret, shown only in this answer',
+      examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    }),
+    previousSecretExpiresAt: TIME('Until then every delivery is signed with the previous secret too (WEBHOOK_SECRET_OVERLAP)'),
+  },
+  {
+    $id: 'RotatedSecret',
+    title: 'RotatedSecret',
+    description: 'A new secret, and until when the one it replaces still signs',
+    examples: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', previousSecretExpiresAt: '2026-11-25T08:00:00.000Z' }],
+  },
+)
+
 /** Schemas with a name of their own: the document lists them under components, and clients get types. */
 export const NAMED_SCHEMAS: readonly TSchema[] = [
+  RotatedSecretSchema,
   DeliverySchema,
   RecoverSchema,
   SubscriptionPatchSchema,

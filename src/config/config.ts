@@ -70,6 +70,10 @@ export interface WebhookConfig {
   secretKey: Buffer | null
   /** Delivered and given-up events are deleted after this time. */
   retentionMs: number
+  /** After a secret's rotation, the previous secret signs beside the new one this long. */
+  secretOverlapMs: number
+  /** A subscription with no 2xx since a failure at least this old is disabled; null = never. */
+  disableAfterMs: number | null
   /** Whether this process attempts deliveries (SQLite under WORKERS: one worker only). */
   deliver: boolean
 }
@@ -206,7 +210,7 @@ function parseJwt(env: NodeJS.ProcessEnv): JwtConfig | null {
 function delayIn(name: string, raw: string): number {
   const ms = /^([0-9]{1,9})ms$/.exec(raw)
   const value = ms ? Number(ms[1]) : parseDuration(raw)
-  if (value === undefined) throw new ConfigError(`${name} takes durations such as 200ms, 5s, 5m, 2h separated by commas; got '${raw}'`)
+  if (value === undefined) throw new ConfigError(`${name} takes durations such as 200ms, 5s, 5m, 2h, 5d; got '${raw}'`)
   return value
 }
 
@@ -234,6 +238,8 @@ function parseWebhooks(env: NodeJS.ProcessEnv): WebhookConfig {
     allowedNetworks: networks.map((cidr) => ipaddr.parseCIDR(cidr)),
     secretKey,
     retentionMs: durationIn('WEBHOOK_RETENTION', env.WEBHOOK_RETENTION || '7d'),
+    secretOverlapMs: delayIn('WEBHOOK_SECRET_OVERLAP', env.WEBHOOK_SECRET_OVERLAP || '24h'),
+    disableAfterMs: env.WEBHOOK_DISABLE_AFTER === '0' ? null : delayIn('WEBHOOK_DISABLE_AFTER', env.WEBHOOK_DISABLE_AFTER || '5d'),
     deliver: env.PLANTSTORE_WEBHOOK_DELIVERY !== 'off',
   }
 }

@@ -14,6 +14,7 @@ import {
   type NewSubscriptionBody,
   SubscriptionIdParams,
   type SubscriptionIdParamsType,
+  RotatedSecretSchema,
   SubscriptionPatchSchema,
   type SubscriptionPatchBody,
   SubscriptionSchema,
@@ -223,4 +224,34 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       },
     )
   })
+
+  app.post<{ Params: SubscriptionIdParamsType }>(
+    '/webhooks/:id/rotate-secret',
+    {
+      config: { scope: 'webhooks:manage' },
+      schema: {
+        operationId: 'rotateSecret',
+        summary: "Rotate a subscription's secret",
+        description:
+          'A new secret, shown only here, signs every delivery from now on. Until previousSecretExpiresAt (WEBHOOK_SECRET_OVERLAP later) the previous one signs too: ' +
+          'webhook-signature then holds two space-separated v1 entries, and a receiver may verify with either. A rotation during an overlap drops the oldest: at most two secrets sign.',
+        tags,
+        security,
+        params: SubscriptionIdParams,
+        response: {
+          200: response('The new secret', { body: RotatedSecretSchema, limited: true }),
+          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+        },
+      },
+    },
+    async (request) => {
+      const secret = newSecret()
+      const previousSecretExpiresAt = new Date(Date.now() + config.secretOverlapMs)
+      const subject = visibleOwner(principalOf(request))
+      if (!(await store.rotateSecret(request.params.id, subject, sealSecret(secret, config.secretKey), previousSecretExpiresAt))) {
+        throw subscriptionNotFound(request.params.id)
+      }
+      return { secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() }
+    },
+  )
 }

@@ -97,6 +97,8 @@ export interface ClaimedDelivery {
   subscriptionId: string
   url: string
   secret: string
+  /** The secret a rotation replaced, while it still signs beside `secret`; else null. */
+  previousSecret: string | null
 }
 
 /** What an attempt came to. `result` is a short text for the operator (status or error). */
@@ -130,6 +132,25 @@ export interface DeliveryRecord {
   lastStatus: number | null
   lastError: string | null
 }
+
+/** A subscription that an outcome disabled: the receiver answered 410, or failed for too long. */
+export interface DisabledSubscription {
+  id: string
+  reason: 'gone' | 'failing'
+  /** disabledReason, as the API shows it. */
+  description: string
+}
+
+/** What an outcome disables: a 410 always; failures once none succeeded for `disableAfterMs` (null: never). */
+export interface DisablePolicy {
+  disableAfterMs: number | null
+}
+
+/** The reason a 410 Gone gives. */
+export const GONE_REASON = '410 Gone'
+
+/** disabledReason of a subscription disabled for failing since `since`. */
+export const failingReason = (since: Date) => `no 2xx answer since ${since.toISOString()}`
 
 /** What a redelivery found: the event is due again, is still pending anyway, or is unknown. */
 export type Redelivery = 'requeued' | 'pending' | 'unknown'
@@ -219,7 +240,17 @@ export interface PlantStore extends HasMetrics {
   /** Claims up to `limit` due events for one attempt each; an unrecorded claim is due again after `leaseMs`. */
   claimDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>
   /** Records attempts' outcomes in one transaction, each unless its claim has been taken over since. */
-  finishDeliveries(finished: readonly FinishedDelivery[]): Promise<void>
+  /**
+   * Records the outcomes and, in the same transaction, each subscription's failing streak: a
+   * 410, or failures with no 2xx for `policy.disableAfterMs`, disable it and fail its pending
+   * events. Answers the subscriptions that were disabled now.
+   */
+  finishDeliveries(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]>
+  /**
+   * Gives the subscription `secret` (sealed as stored); the one it replaces signs beside it until
+   * `previousExpiresAt`, and an older previous one stops. false when it is not the subject's.
+   */
+  rotateSecret(id: string, subject: string | null, secret: string, previousExpiresAt: Date): Promise<boolean>
   /** The subscription's events, newest first, those before the row `before` (all when null). */
   listDeliveries(subscriptionId: string, before: bigint | null, limit: number): Promise<DeliveryRecord[]>
   /** Makes a delivered or failed event due now, with the same webhook-id and body, and a new round of retries. */

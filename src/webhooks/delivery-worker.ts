@@ -80,9 +80,17 @@ export class DeliveryWorker implements HasMetrics {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  private readonly disabledCount = new Counter({
+    name: 'webhook_subscriptions_disabled_total',
+    help: 'Webhook subscriptions disabled by their outcomes, by reason: gone (410) or failing (no 2xx for WEBHOOK_DISABLE_AFTER)',
+    labelNames: ['reason'],
+    registers: [],
+  })
+
   registerMetrics(registry: Registry): void {
     registry.registerMetric(this.outcomes)
     registry.registerMetric(this.duration)
+    registry.registerMetric(this.disabledCount)
   }
 
   start(): void {
@@ -148,8 +156,11 @@ export class DeliveryWorker implements HasMetrics {
     const stopTimer = this.duration.startTimer()
     let result: AttemptResult
     try {
-      const secret = openSecret(claim.secret, this.config.secretKey)
-      result = await this.sender.send({ url: claim.url, messageId: claim.messageId, event: claim.event, body: claim.body, secret })
+      // During a rotation's overlap the previous secret signs too: receivers not yet updated still verify.
+      const secrets = [claim.secret, claim.previousSecret]
+        .filter((secret): secret is string => secret !== null)
+        .map((secret) => openSecret(secret, this.config.secretKey))
+      result = await this.sender.send({ url: claim.url, messageId: claim.messageId, event: claim.event, body: claim.body, secrets })
     } catch (error) {
       result = { error: (error as Error).message, blocked: false }
     }
@@ -175,10 +186,21 @@ export class DeliveryWorker implements HasMetrics {
     const batch = this.finished
     this.finished = []
     if (batch.length === 0) return Promise.resolve()
-    const written = this.store.finishDeliveries(batch).catch((error: unknown) => {
-      // The claims run out and the events are attempted again: at least once, never lost.
-      this.log.warn({ err: error, events: batch.length }, 'webhook outcomes could not be recorded; the events will be attempted again')
-    })
+    const written = this.store.finishDeliveries(batch, { disableAfterMs: this.config.disableAfterMs }).then(
+      (disabled) => {
+        for (const subscription of disabled) {
+          this.disabledCount.inc({ reason: subscription.reason })
+          this.log.warn(
+            { subscription: subscription.id, reason: subscription.description },
+            'webhook subscription disabled; its pending events failed (PATCH enabled: true, then recover, to resume)',
+          )
+        }
+      },
+      (error: unknown) => {
+        // The claims run out and the events are attempted again: at least once, never lost.
+        this.log.warn({ err: error, events: batch.length }, 'webhook outcomes could not be recorded; the events will be attempted again')
+      },
+    )
     this.recording.add(written)
     void written.finally(() => this.recording.delete(written))
     return written

@@ -14,8 +14,8 @@ export interface Attempt {
   /** The event type, in the plantstore-event header. */
   event: string
   body: string
-  /** The whsec_ secret, unsealed. */
-  secret: string
+  /** The whsec_ secrets that sign it, unsealed: the current one first, and during a rotation the previous one. */
+  secrets: string[]
 }
 
 /** An answer (any status), or why there was none. */
@@ -73,7 +73,7 @@ export class Sender {
           [EVENT_HEADER]: attempt.event,
           'webhook-id': attempt.messageId,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': signature(attempt.secret, attempt.messageId, timestamp, attempt.body),
+          'webhook-signature': attempt.secrets.map((secret) => signature(secret, attempt.messageId, timestamp, attempt.body)).join(' '),
         },
       })
       const timer = setTimeout(() => {

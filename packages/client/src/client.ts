@@ -1,7 +1,8 @@
 import { PlantStoreError } from './errors.js'
-import { MalformedAnswerError, objectOf, parseJson, stringOf, toJson } from './json.js'
+import { MalformedAnswerError, bigintOf, objectOf, parseJson, stringOf, toJson } from './json.js'
 import {
   type CreatedSubscription,
+  type Delivery,
   type EventName,
   type NewPlant,
   type Plant,
@@ -45,6 +46,18 @@ function plantOf(value: unknown): Plant {
   const body = objectOf(value, 'a plant')
   const name = stringOf(body.name, 'a plant name')
   return body.tag === undefined ? { name } : { name, tag: stringOf(body.tag, 'a plant tag') }
+}
+
+/** A deliveries log entry: numbers read exactly (the plant id as a bigint). */
+function deliveryOf(value: unknown): Delivery {
+  const entry = objectOf(value, 'a delivery')
+  const integer = (field: unknown) => (field === null || field === undefined ? null : Number(String(field)))
+  return {
+    ...entry,
+    attempts: integer(entry.attempts),
+    lastStatus: integer(entry.lastStatus),
+    ...(entry.plantId === undefined ? {} : { plantId: bigintOf(entry.plantId, 'plantId') }),
+  } as Delivery
 }
 
 /** The next-page link of RFC 8288 `Link: </plants?limit=…&after=…>; rel="next"`, if any. */
@@ -154,5 +167,46 @@ export class PlantStoreClient {
   async deleteSubscription(id: string): Promise<void> {
     const response = await this.call('DELETE', `/webhooks/${encodeURIComponent(id)}`)
     await response.body?.cancel()
+  }
+
+  /** A new secret, shown only here; the previous one signs beside it until previousSecretExpiresAt. */
+  async rotateSecret(id: string): Promise<{ secret: string; previousSecretExpiresAt: string }> {
+    const response = await this.call('POST', `/webhooks/${encodeURIComponent(id)}/rotate-secret`)
+    return parseJson(await response.text()) as { secret: string; previousSecretExpiresAt: string }
+  }
+
+  /** The subscription's events, newest first; pass `next` back to read the page after. */
+  async listDeliveries(
+    id: string,
+    { limit, next }: { limit?: number; next?: string } = {},
+  ): Promise<{ deliveries: Delivery[]; next: string | null }> {
+    const path = next ?? `/webhooks/${encodeURIComponent(id)}/deliveries${limit === undefined ? '' : `?limit=${limit}`}`
+    const response = await this.call('GET', path)
+    const link = response.headers.get('link')
+    const following = link === null ? null : (/<([^>]+)>;\s*rel="?next"?/.exec(link)?.[1] ?? null)
+    const body = parseJson(await response.text())
+    if (!Array.isArray(body)) throw new MalformedAnswerError('the deliveries log is not a JSON array')
+    return { deliveries: body.map(deliveryOf), next: following }
+  }
+
+  /** Sends a delivered or failed event again, with its webhook-id and body. */
+  async redeliver(id: string, webhookId: string): Promise<void> {
+    const response = await this.call('POST', `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(webhookId)}/redeliver`)
+    await response.body?.cancel()
+  }
+
+  /** Sends every failed event written at or after `since` again; answers how many. */
+  async recover(id: string, since: Date): Promise<number> {
+    const response = await this.call('POST', `/webhooks/${encodeURIComponent(id)}/recover`, {
+      body: JSON.stringify({ since: since.toISOString() }),
+      headers: { 'content-type': 'application/json' },
+    })
+    return Number(String(objectOf(parseJson(await response.text()), 'the answer').requeued))
+  }
+
+  /** Sends a ping event (also to a disabled subscription); answers its webhook-id. */
+  async ping(id: string): Promise<string> {
+    const response = await this.call('POST', `/webhooks/${encodeURIComponent(id)}/ping`)
+    return (parseJson(await response.text()) as { id: string }).id
   }
 }

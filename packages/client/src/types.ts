@@ -9,6 +9,8 @@ export type NewPlant = components['schemas']['NewPlant']
 export type Subscription = components['schemas']['Subscription']
 /** A subscription just made, with its secret: shown only this once. */
 export type CreatedSubscription = components['schemas']['CreatedSubscription']
+/** One event of a subscription's deliveries log; plantId is an exact bigint. */
+export type Delivery = components['schemas']['Delivery']
 /** What a subscription may receive. */
 export type EventName = Subscription['events'][number]
 /** What updateSubscription may change. */

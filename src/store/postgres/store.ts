@@ -2,6 +2,7 @@ import type pg from 'pg'
 import { Gauge, Histogram, type Registry } from 'prom-client'
 import type { PostgresConfig } from '../../config/config.js'
 import { NEW_PLANT, PLANT_DELETED } from '../../api/events.js'
+import { disableCause } from '../shared/disable.js'
 import { type Pools, isReadOnly, openPools, unavailableOr, withConnection } from './connections.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { pendingMigrations } from '../shared/migrations.js'
@@ -24,6 +25,8 @@ import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
   type ClaimedDelivery,
   type DeliveryRecord,
+  type DisablePolicy,
+  type DisabledSubscription,
   PING_PLANT_ID,
   type Redelivery,
   type DeliveryOutcome,
@@ -524,13 +527,15 @@ export class PostgresStore implements PlantStore {
       subscription_id: string
       url: string
       secret: string
+      previous_secret: string | null
     }>(
       'claim_deliveries',
       // The locking read is a CTE so that it runs once: as an IN subquery the planner may run it again and claim more.
       "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) " +
         'UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::float8 / 1000) ' +
         'FROM due, webhook_subscriptions AS s WHERE d.id = due.id AND s.id = d.subscription_id ' +
-        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.subscription_id, s.url, s.secret',
+        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.subscription_id, s.url, s.secret, ' +
+        'CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret',
       [limit, leaseMs],
     )
     return result.rows.map((row) => ({
@@ -542,11 +547,12 @@ export class PostgresStore implements PlantStore {
       subscriptionId: row.subscription_id,
       url: row.url,
       secret: row.secret,
+      previousSecret: row.previous_secret,
     }))
   }
 
   /** One statement for the outcomes, fenced by attempt; a 410 also disables its subscription, in the same transaction. */
-  finishDeliveries(finished: readonly FinishedDelivery[]): Promise<void> {
+  finishDeliveries(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]> {
     const state = (outcome: DeliveryOutcome) =>
       outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'pending' : 'given_up'
     return this.transaction(async (client) => {
@@ -566,15 +572,48 @@ export class PostgresStore implements PlantStore {
         ],
       )
       const ids = new Set(recorded.rows.map((row) => row.id))
-      for (const { claim, outcome } of finished) {
-        if (outcome.kind !== 'disable' || !ids.has(String(claim.id))) continue
+      // The last recorded outcome of each subscription in this batch decides its failing streak.
+      const last = new Map<string, DeliveryOutcome>()
+      for (const { claim, outcome } of finished) if (ids.has(String(claim.id))) last.set(claim.subscriptionId, outcome)
+      const disabled: DisabledSubscription[] = []
+      for (const [subscriptionId, outcome] of last) {
+        if (outcome.kind === 'delivered') {
+          await client.query('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [
+            subscriptionId,
+          ])
+          continue
+        }
+        const streak = await client.query<{ failing_since: Date; now: Date }>(
+          'UPDATE webhook_subscriptions SET failing_since = coalesce(failing_since, now()) WHERE id = $1 AND disabled_at IS NULL ' +
+            'RETURNING failing_since, now() AS now',
+          [subscriptionId],
+        )
+        const row = streak.rows[0]
+        if (row === undefined) continue
+        const cause = disableCause(outcome, row.failing_since, row.now.getTime(), policy)
+        if (cause === null) continue
         await client.query(
           'UPDATE webhook_subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL',
-          [claim.subscriptionId, outcome.result],
+          [subscriptionId, cause.description],
         )
-        await client.query("DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'pending'", [claim.subscriptionId])
+        await client.query(
+          "UPDATE webhook_deliveries SET state = 'given_up', finished_at = now(), last_result = $2 WHERE subscription_id = $1 AND state = 'pending'",
+          [subscriptionId, cause.description],
+        )
+        disabled.push({ id: subscriptionId, ...cause })
       }
+      return disabled
     })
+  }
+
+  async rotateSecret(id: string, subject: string | null, secret: string, previousExpiresAt: Date): Promise<boolean> {
+    const result = await this.query(
+      'rotate_secret',
+      'UPDATE webhook_subscriptions SET previous_secret = secret, previous_secret_expires_at = $3, secret = $4 ' +
+        'WHERE id = $1 AND ($2::text IS NULL OR subject = $2)',
+      [id, subject, previousExpiresAt, secret],
+    )
+    return result.rowCount === 1
   }
 
   async listDeliveries(subscriptionId: string, before: bigint | null, limit: number): Promise<DeliveryRecord[]> {

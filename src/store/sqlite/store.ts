@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Registry } from 'prom-client'
 import { NEW_PLANT, PLANT_DELETED } from '../../api/events.js'
+import { disableCause } from '../shared/disable.js'
 import { counterReading } from '../../observability/collected-metrics.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
@@ -22,6 +23,8 @@ import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
   type ClaimedDelivery,
   type DeliveryRecord,
+  type DisablePolicy,
+  type DisabledSubscription,
   EMPTY_PAGE,
   PING_PLANT_ID,
   type Redelivery,
@@ -156,6 +159,12 @@ export class SqliteStore implements PlantStore {
           'disabled_reason = CASE WHEN @enabled IS NULL THEN disabled_reason WHEN @enabled = 1 THEN NULL ELSE coalesce(disabled_reason, @reason) END ' +
           'WHERE id = @id AND (@subject IS NULL OR subject = @subject)',
       ),
+      clearFailing: db.prepare('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL'),
+      markFailing: db.prepare('UPDATE webhook_subscriptions SET failing_since = coalesce(failing_since, ?) WHERE id = ?'),
+      failingSince: db.prepare('SELECT failing_since FROM webhook_subscriptions WHERE id = ? AND disabled_at IS NULL').pluck(),
+      rotateSecret: db.prepare(
+        'UPDATE webhook_subscriptions SET previous_secret = secret, previous_secret_expires_at = ?, secret = ? WHERE id = ? AND (? IS NULL OR subject = ?)',
+      ),
       failPendingEvents: db.prepare(
         "UPDATE webhook_deliveries SET state = 'given_up', finished_at = ?, last_result = ? WHERE subscription_id = ? AND state = 'pending'",
       ),
@@ -174,7 +183,8 @@ export class SqliteStore implements PlantStore {
       due: db
         .prepare(
           // CROSS JOIN keeps the outbox's due index as the outer loop (SQLite would otherwise scan the outbox per subscription).
-          'SELECT d.id, d.attempts, d.message_id, d.event, d.body, d.subscription_id, s.url, s.secret FROM webhook_deliveries AS d ' +
+          'SELECT d.id, d.attempts, d.message_id, d.event, d.body, d.subscription_id, s.url, s.secret, ' +
+            'CASE WHEN s.previous_secret_expires_at > @now THEN s.previous_secret END AS previous_secret FROM webhook_deliveries AS d ' +
             'CROSS JOIN webhook_subscriptions AS s ON s.id = d.subscription_id ' +
             // The claimed rows are skipped inside SQLite: reading them into objects cost more than the query.
             "WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed)) " +
@@ -502,6 +512,7 @@ export class SqliteStore implements PlantStore {
         subscription_id: string
         url: string
         secret: string
+        previous_secret: string | null
       }[]
       for (const row of rows) this.claims.set(row.id, now + leaseMs)
       return rows.map((row) => ({
@@ -513,13 +524,16 @@ export class SqliteStore implements PlantStore {
         subscriptionId: row.subscription_id,
         url: row.url,
         secret: row.secret,
+        previousSecret: row.previous_secret,
       }))
     })
   }
 
-  finishDeliveries(finished: readonly FinishedDelivery[]): Promise<void> {
+  finishDeliveries(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]> {
     const written = this.writes.add(() => {
       const now = Date.now()
+      // The last recorded outcome of each subscription in this batch decides its failing streak.
+      const last = new Map<string, FinishedDelivery['outcome']>()
       for (const finishedDelivery of finished) {
         const { claim, outcome } = finishedDelivery
         const done = outcome.kind !== 'retry'
@@ -533,16 +547,34 @@ export class SqliteStore implements PlantStore {
           status: finishedDelivery.status,
           attemptedAt: now,
         })
-        if (outcome.kind === 'disable' && recorded.changes === 1) {
-          this.statements.disableSubscription.run(now, outcome.result, claim.subscriptionId)
-          this.statements.dropPendingEvents.run(claim.subscriptionId)
+        if (recorded.changes === 1) last.set(claim.subscriptionId, outcome)
+      }
+      const disabled: DisabledSubscription[] = []
+      for (const [subscriptionId, outcome] of last) {
+        if (outcome.kind === 'delivered') {
+          this.statements.clearFailing.run(subscriptionId)
+          continue
+        }
+        this.statements.markFailing.run(now, subscriptionId)
+        const since = this.statements.failingSince.get(subscriptionId) as number | null | undefined
+        const cause = disableCause(outcome, since === null || since === undefined ? null : new Date(since), now, policy)
+        if (cause !== null && this.statements.disableSubscription.run(now, cause.description, subscriptionId).changes === 1) {
+          this.statements.failPendingEvents.run(now, cause.description, subscriptionId)
+          disabled.push({ id: subscriptionId, ...cause })
         }
       }
-    }) as Promise<void>
+      return disabled
+    }) as Promise<DisabledSubscription[]>
     // Released once the outcomes are committed (or failed to be): until then the rows still look due.
     return written.finally(() => {
       for (const { claim } of finished) this.claims.delete(claim.id)
     })
+  }
+
+  rotateSecret(id: string, subject: string | null, secret: string, previousExpiresAt: Date): Promise<boolean> {
+    return this.writes.add(
+      () => this.statements.rotateSecret.run(previousExpiresAt.getTime(), secret, id, subject, subject).changes === 1,
+    ) as Promise<boolean>
   }
 
   webhookBacklog(): Promise<WebhookBacklog> {
