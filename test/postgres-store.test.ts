@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { Registry } from 'prom-client'
 import { PostgresStore } from '../src/store/postgres/store.js'
 import type { NewPlant } from '../src/store/store.js'
-import { STORE_KINDS, type TestDatabase, freshDatabase } from '../support/databases.js'
+import { STORE_KINDS, type TestDatabase, adminQuery, freshDatabase } from '../support/databases.js'
 
 const plant = (id: number, name: string | null = `plant ${id}`): NewPlant =>
   ({ id: BigInt(id), owner: 'batcher', name, tag: null }) as NewPlant
@@ -123,6 +123,34 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
       const late = await store.listPlants(ofLister, 20)
       assert.equal(late.json, '{"name":"fresh"}')
       await early
+    })
+  })
+}
+
+for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
+  describe(`the ${kind} store and the server's synchronous_commit`, () => {
+    const config = (url: string, preparedStatements: boolean) => ({
+      kind,
+      url,
+      poolMax: 2,
+      statementTimeoutMs: 5000,
+      connectTimeoutMs: 5000,
+      readUrl: null,
+      preparedStatements,
+    })
+
+    test('a server default of off is raised to on, or refused at start without session settings', async () => {
+      const db = await freshDatabase(kind)
+      try {
+        const name = new URL(db.url).pathname.slice(1)
+        await adminQuery(`ALTER DATABASE ${name} SET synchronous_commit = off`)
+        await assert.rejects(PostgresStore.open(config(db.url, false)), /synchronous_commit is off/)
+        const store = await PostgresStore.open(config(db.url, true))
+        assert.equal(await store.createPlant(plant(1)), true, 'with session settings it serves, raised to on')
+        await store.close()
+      } finally {
+        await db.drop()
+      }
     })
   })
 }

@@ -29,22 +29,17 @@ export function unavailableOr(error: unknown): unknown {
 export const isReadOnly = (error: unknown) => (error as { code?: unknown }).code === '25006'
 
 /**
- * The server's `synchronous_commit` for a new session of this role. The service never sets a
- * weaker one than the server's: a session's `synchronous_commit=on` would silently undo a
- * cluster's `remote_apply`. Only `off`, which would acknowledge writes a crash can lose, is raised.
+ * The server's `synchronous_commit` for a new session of this role, read through `pool`. The
+ * service never sets a weaker one than the server's: a session's `synchronous_commit=on` would
+ * silently undo a cluster's `remote_apply`. Only `off`, which would acknowledge writes a crash
+ * can lose, is raised.
  */
-async function serverSynchronousCommit(config: PostgresConfig): Promise<string> {
-  const client = new pg.Client({ connectionString: config.url, connectionTimeoutMillis: config.connectTimeoutMs })
-  // A connection the server ends while this one query runs must not be an unhandled 'error'.
-  client.on('error', () => {})
+async function serverSynchronousCommit(pool: pg.Pool): Promise<string> {
   try {
-    await client.connect()
-    const result = await client.query<{ setting: string }>("SELECT current_setting('synchronous_commit') AS setting")
+    const result = await pool.query<{ setting: string }>("SELECT current_setting('synchronous_commit') AS setting")
     return result.rows[0]?.setting ?? 'on'
   } catch (error) {
     throw unavailableOr(error)
-  } finally {
-    await client.end().catch(() => {})
   }
 }
 
@@ -80,20 +75,29 @@ export interface Pools {
  * without session settings (PG_PREPARED_STATEMENTS=false) that cannot be done, and it is refused.
  */
 export async function openPools(config: PostgresConfig, log: StoreLog): Promise<Pools> {
-  const raise = (await serverSynchronousCommit(config)) === 'off'
-  if (raise && !config.preparedStatements) {
-    throw new Error(
-      "the database's synchronous_commit is off, so a crash could lose acknowledged writes, and PG_PREPARED_STATEMENTS=false " +
-        'lets the service set no session setting: set it on for the role (ALTER ROLE … SET synchronous_commit = on)',
-    )
-  }
-  const open = (url: string, name: string) => {
-    const pool = new pg.Pool(poolOptions(config, url, raise))
+  const open = (url: string, name: string, raiseSynchronousCommit: boolean) => {
+    const pool = new pg.Pool(poolOptions(config, url, raiseSynchronousCommit))
     // A connection that the server or a proxy closes while idle (restart, failover) must not crash the process.
     pool.on('error', (error) => log.warn({ err: error, pool: name }, 'a database connection was closed; the pool will open a new one'))
     return pool
   }
-  return { primary: open(config.url, 'primary'), read: config.readUrl === null ? null : open(config.readUrl, 'read') }
+  // The setting is read on the pool's first connection, which the pool keeps: no extra connection.
+  let primary = open(config.url, 'primary', false)
+  const setting = await serverSynchronousCommit(primary).catch(async (error: unknown) => {
+    await primary.end()
+    throw error
+  })
+  if (setting === 'off') {
+    await primary.end()
+    if (!config.preparedStatements) {
+      throw new Error(
+        "the database's synchronous_commit is off, so a crash could lose acknowledged writes, and PG_PREPARED_STATEMENTS=false " +
+          'lets the service set no session setting: set it on for the role (ALTER ROLE … SET synchronous_commit = on)',
+      )
+    }
+    primary = open(config.url, 'primary', true)
+  }
+  return { primary, read: config.readUrl === null ? null : open(config.readUrl, 'read', setting === 'off') }
 }
 
 interface CheckedOut {
