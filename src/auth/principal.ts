@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify'
 import type { Scope } from '../api/scopes.js'
 
 /** Who is calling, as established from the bearer token. */
@@ -20,3 +21,6 @@ export interface Authenticator {
 export function visibleOwner(principal: Principal): string | null {
   return principal.scopes.has('plants:admin') ? null : principal.subject
 }
+
+/** The caller of a guarded route: set by the guard's onRequest hook before any handler runs. */
+export const principalOf = (request: FastifyRequest): Principal => request.principal as Principal

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { type Principal, visibleOwner } from '../auth/principal.js'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { principalOf, visibleOwner } from '../auth/principal.js'
 import { duplicatePlant, plantNotFound } from '../http/errors.js'
 import type { NewPlant, PlantStore } from '../store/store.js'
 import { fingerprint, idempotencyKey, keyInFlight, keyMismatch, pruneExpiredKeys } from './idempotency.js'
@@ -26,9 +26,6 @@ interface PlantRoutesOptions {
 const tags = ['plants']
 /** The document's security requirement for a route whose config says it needs `scope`. */
 const bearerWith = (scope: string) => [{ bearerAuth: [scope] }]
-
-/** Set by the guard's onRequest hook before any handler runs. */
-const principalOf = (request: FastifyRequest): Principal => request.principal as Principal
 
 function nextPageLink(query: ListQueryType, after: bigint): string {
   const tag = query.tag === undefined ? '' : `&tag=${encodeURIComponent(query.tag)}`

@@ -15,8 +15,8 @@ import {
   type SubscriptionIdParamsType,
   ref,
 } from '../api/schemas.js'
-import { type Principal, visibleOwner } from '../auth/principal.js'
-import { HttpError } from '../http/errors.js'
+import { principalOf, visibleOwner } from '../auth/principal.js'
+import { HttpError, subscriptionNotFound } from '../http/errors.js'
 import type { DeliveryRecord, PlantStore } from '../store/store.js'
 
 interface DeliveryRoutesOptions {
@@ -26,8 +26,6 @@ interface DeliveryRoutesOptions {
 const tags = ['webhooks']
 const security = [{ bearerAuth: ['webhooks:manage'] }]
 const DEFAULT_PAGE = 50
-const principalOf = (request: FastifyRequest): Principal => request.principal as Principal
-const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscription ${id} not found`)
 
 /** A log entry as the API shows it: `plantId` is absent for a ping. */
 function shown(record: DeliveryRecord) {

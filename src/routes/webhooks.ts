@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { type Principal, visibleOwner } from '../auth/principal.js'
+import type { FastifyInstance } from 'fastify'
+import { principalOf, visibleOwner } from '../auth/principal.js'
 import type { WebhookConfig } from '../config/config.js'
-import { HttpError, badRequest } from '../http/errors.js'
+import { badRequest, subscriptionNotFound } from '../http/errors.js'
 import type { PlantStore, Subscription } from '../store/store.js'
 import { AddressPolicy } from '../webhooks/address-policy.js'
 import { newSecret, sealSecret } from '../webhooks/secrets.js'
@@ -34,9 +34,6 @@ export const SUBSCRIPTIONS_PER_SUBJECT = 25
 
 const tags = ['webhooks']
 const security = [{ bearerAuth: ['webhooks:manage'] }]
-const principalOf = (request: FastifyRequest): Principal => request.principal as Principal
-
-const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscription ${id} not found`)
 
 function shown(subscription: Subscription): SubscriptionBody {
   const { id, url, events, allPlants, createdAt, disabledAt, disabledReason } = subscription

@@ -13,9 +13,11 @@ import {
   TOKEN_COLUMNS,
   type TokenRow,
   toPlant,
+  type ClaimRow,
   DELIVERY_COLUMNS,
   type DeliveryRow,
   receives,
+  toClaimedDelivery,
   toDeliveryRecord,
   toSubscription,
   toTokenRecord,
@@ -518,17 +520,7 @@ export class PostgresStore implements PlantStore {
 
   /** Rows another instance is claiming are skipped, not waited for: instances share the work. */
   async claimDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const result = await this.query<{
-      id: string
-      attempts: number
-      message_id: string
-      event: string
-      body: string
-      subscription_id: string
-      url: string
-      secret: string
-      previous_secret: string | null
-    }>(
+    const result = await this.query<ClaimRow<string>>(
       'claim_deliveries',
       // The locking read is a CTE so that it runs once: as an IN subquery the planner may run it again and claim more.
       "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) " +
@@ -538,17 +530,8 @@ export class PostgresStore implements PlantStore {
         'CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret',
       [limit, leaseMs],
     )
-    return result.rows.map((row) => ({
-      id: BigInt(row.id),
-      attempt: row.attempts,
-      messageId: row.message_id,
-      event: row.event,
-      body: row.body,
-      subscriptionId: row.subscription_id,
-      url: row.url,
-      secret: row.secret,
-      previousSecret: row.previous_secret,
-    }))
+    // The claim's UPDATE has counted this attempt already.
+    return result.rows.map((row) => toClaimedDelivery(row, Number(row.attempts)))
   }
 
   /** One statement for the outcomes, fenced by attempt; a 410 also disables its subscription, in the same transaction. */

@@ -1,6 +1,6 @@
 import type { EventName } from '../../api/events.js'
 import type { Scope } from '../../api/scopes.js'
-import { type DeliveryRecord, PING_PLANT_ID, type Plant, type Subscription, type TokenRecord } from '../store.js'
+import { type ClaimedDelivery, type DeliveryRecord, PING_PLANT_ID, type Plant, type Subscription, type TokenRecord } from '../store.js'
 
 export const TOKEN_COLUMNS = 'id, subject, scopes, name, created_at, expires_at, revoked_at'
 
@@ -102,5 +102,33 @@ export function toDeliveryRecord<T, I extends bigint | string | number>(row: Del
     nextAttemptAt: state === 'pending' ? toDate(row.next_attempt_at) : null,
     lastStatus,
     lastError: answered || row.last_result === null ? null : row.last_result.slice(0, 200),
+  }
+}
+
+/** A claimed outbox row, as each driver reads its integers (`I`). */
+export interface ClaimRow<I> {
+  id: I
+  attempts: I
+  message_id: string
+  event: string
+  body: string
+  subscription_id: string
+  url: string
+  secret: string
+  previous_secret: string | null
+}
+
+/** The claim of `row` for its attempt number `attempt`. */
+export function toClaimedDelivery<I extends bigint | string | number>(row: ClaimRow<I>, attempt: number): ClaimedDelivery {
+  return {
+    id: BigInt(row.id),
+    attempt,
+    messageId: row.message_id,
+    event: row.event,
+    body: row.body,
+    subscriptionId: row.subscription_id,
+    url: row.url,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
   }
 }

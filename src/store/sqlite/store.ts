@@ -11,9 +11,11 @@ import {
   TOKEN_COLUMNS,
   type TokenRow,
   toPlant,
+  type ClaimRow,
   DELIVERY_COLUMNS,
   type DeliveryRow,
   receives,
+  toClaimedDelivery,
   toDeliveryRecord,
   toSubscription,
   toTokenRecord,
@@ -503,29 +505,10 @@ export class SqliteStore implements PlantStore {
     return this.run(() => {
       const now = Date.now()
       for (const [id, until] of this.claims) if (until <= now) this.claims.delete(id)
-      const rows = this.statements.due.all({ now, limit, claimed: `[${[...this.claims.keys()].join(',')}]` }) as {
-        id: bigint
-        attempts: bigint
-        message_id: string
-        event: string
-        body: string
-        subscription_id: string
-        url: string
-        secret: string
-        previous_secret: string | null
-      }[]
+      const rows = this.statements.due.all({ now, limit, claimed: `[${[...this.claims.keys()].join(',')}]` }) as ClaimRow<bigint>[]
       for (const row of rows) this.claims.set(row.id, now + leaseMs)
-      return rows.map((row) => ({
-        id: row.id,
-        attempt: Number(row.attempts) + 1,
-        messageId: row.message_id,
-        event: row.event,
-        body: row.body,
-        subscriptionId: row.subscription_id,
-        url: row.url,
-        secret: row.secret,
-        previousSecret: row.previous_secret,
-      }))
+      // attempts counts those made before this claim: the claim adds none in memory.
+      return rows.map((row) => toClaimedDelivery(row, Number(row.attempts) + 1))
     })
   }
 
