@@ -7,6 +7,7 @@ import type { Authenticator } from './auth/principal.js'
 import type { Config } from './config/config.js'
 import { type HasMetrics, RequestMetrics, createRegistry } from './observability/metrics.js'
 import { RequestLogController } from './observability/request-log.js'
+import { traceIdsOf } from './observability/trace-context.js'
 import { opsRoutes } from './routes/ops.js'
 import { plantRoutes } from './routes/plants.js'
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js'
@@ -44,6 +45,8 @@ interface AppOptions {
   config: AppConfig
   /** The clock tokens' expiry and caches are judged by. */
   now?: () => number
+  /** Set while tracing is on (an SDK registered): every request gets a SERVER span. */
+  tracing?: { serviceName: string } | null
 }
 
 /**
@@ -71,12 +74,15 @@ async function authenticatorFor(
   return { authenticator: new EitherTokenAuthenticator(opaque, jwt), parts: [jwt] }
 }
 
-export async function buildApp({ store, logger, config, now = Date.now }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ store, logger, config, now = Date.now, tracing = null }: AppOptions): Promise<FastifyInstance> {
   const requestMetrics = new RequestMetrics()
   const metrics = createRegistry()
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    logController: new RequestLogController(requestMetrics),
+    logController: new RequestLogController(
+      requestMetrics,
+      tracing === null ? undefined : (request) => (request.traceSpan === null ? {} : traceIdsOf(request.traceSpan)),
+    ),
     genReqId: requestId,
     // The client address (rate limit per address, logs) comes from X-Forwarded-For only as far as this allows.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
@@ -95,6 +101,8 @@ export async function buildApp({ store, logger, config, now = Date.now }: AppOpt
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   })
+  // First, so that every later hook, the handlers and the store's calls run inside the request's span.
+  if (tracing !== null) (await import('./http/server-spans.js')).registerServerSpans(app, tracing.serviceName)
   app.setValidatorCompiler(createValidatorCompiler(PATTERN_MEANINGS, NAMED_SCHEMAS))
   app.setErrorHandler(sendError)
   app.setNotFoundHandler((request, reply) => {
@@ -122,7 +130,7 @@ export async function buildApp({ store, logger, config, now = Date.now }: AppOpt
     await guarded.register(webhookRoutes, { store, config: config.webhooks })
     await guarded.register(webhookDeliveryRoutes, { store })
   })
-  const deliveries = config.webhooks.deliver ? [startDeliveries(app, store, config.webhooks)] : []
+  const deliveries = config.webhooks.deliver ? [startDeliveries(app, store, config.webhooks, tracing !== null)] : []
   for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store), ...deliveries]) part.registerMetrics(metrics)
   allowedMethods.finish()
   await app.register(swaggerUi, { routePrefix: '/docs' })

@@ -6,8 +6,10 @@ import { SCOPES } from './api/scopes.js'
 import type { Config } from './config/config.js'
 import { buildApp } from './app.js'
 import { createLogger, flushLogs } from './observability/logger.js'
+import type { Tracing } from './observability/tracing.js'
 import { openStore } from './open-store.js'
 import { type PlantStore, StoreUnavailableError } from './store/store.js'
+import { tracedStore } from './store/traced-store.js'
 import { superviseWorkers } from './workers.js'
 
 /** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
@@ -34,11 +36,12 @@ async function createFirstToken(store: PlantStore, write: (text: string) => void
   )
 }
 
-function closeOnSignals(app: FastifyInstance, store: PlantStore, logger: Logger): void {
+function closeOnSignals(app: FastifyInstance, store: PlantStore, logger: Logger, tracing: Tracing | null): void {
   let closing = false
   const close = (signal: NodeJS.Signals) => {
     if (closing) return
     closing = true
+    const closingAt = Date.now()
     logger.info({ signal }, 'closing: finishing requests in flight')
     setTimeout(() => {
       logger.error('requests still in flight after the shutdown deadline; exiting')
@@ -46,6 +49,8 @@ function closeOnSignals(app: FastifyInstance, store: PlantStore, logger: Logger)
     }, SHUTDOWN_DEADLINE_MS).unref()
     app
       .close()
+      // The spans of every request answered, in what time is left before the deadline.
+      .then(() => tracing?.shutdown(Math.max(500, SHUTDOWN_DEADLINE_MS - 1_000 - (Date.now() - closingAt))))
       .then(() => store.close())
       .then(() => logger.info('closed'))
       .then(() => flushLogs(logger))
@@ -63,8 +68,15 @@ function closeOnSignals(app: FastifyInstance, store: PlantStore, logger: Logger)
 
 const showToken = (text: string) => process.stderr.write(text)
 
+/** OpenTelemetry's SDK, loaded only when an OTLP endpoint is configured. */
+async function startTracingIfOn(config: Config, logger: Logger): Promise<Tracing | null> {
+  if (config.tracing === null) return null
+  const { startTracing } = await import('./observability/tracing.js')
+  return startTracing(config.tracing, logger)
+}
+
 export async function serve(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel)
+  const logger = createLogger(config.logLevel, { traceIds: config.tracing !== null })
   if (config.workers > 1 && cluster.isPrimary) {
     // Migrations and the first-start token, once, before any worker opens the database.
     return superviseWorkers(
@@ -78,9 +90,11 @@ export async function serve(config: Config): Promise<void> {
       { oneDeliverer: config.database.kind === 'sqlite' },
     )
   }
-  const store = await openStore(config.database, logger)
-  if (!cluster.isWorker) await createFirstToken(store, showToken, logger)
-  const app = await buildApp({ store, logger, config })
-  closeOnSignals(app, store, logger)
+  const tracing = await startTracingIfOn(config, logger)
+  const opened = await openStore(config.database, logger)
+  if (!cluster.isWorker) await createFirstToken(opened, showToken, logger)
+  const store = tracing === null ? opened : tracedStore(opened, config.database.kind === 'sqlite' ? 'sqlite' : 'postgresql')
+  const app = await buildApp({ store, logger, config, tracing })
+  closeOnSignals(app, store, logger, tracing)
   await app.listen({ port: config.port, host: config.host })
 }

@@ -2,6 +2,10 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import ipaddr from 'ipaddr.js'
 import { parseDuration } from './duration.js'
+import { ConfigError } from './errors.js'
+import { type TracingConfig, parseTracing } from './tracing.js'
+
+export { ConfigError }
 
 export interface PostgresConfig {
   kind: 'postgres'
@@ -57,6 +61,8 @@ export interface Config {
   /** Where clients reach the API, as the served document's `servers` says; null = the listen address. */
   publicUrl: string | null
   webhooks: WebhookConfig
+  /** OpenTelemetry traces over OTLP; null = off, and no SDK is loaded. */
+  tracing: TracingConfig | null
 }
 
 export interface WebhookConfig {
@@ -77,8 +83,6 @@ export interface WebhookConfig {
   /** Whether this process attempts deliveries (SQLite under WORKERS: one worker only). */
   deliver: boolean
 }
-
-export class ConfigError extends Error {}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -272,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwt: parseJwt(env),
     publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : null,
     webhooks: parseWebhooks(env),
+    tracing: parseTracing(env),
   }
 }
 

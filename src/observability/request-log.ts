@@ -20,7 +20,11 @@ function outcome(request: FastifyRequest, reply: FastifyReply) {
  * two). An onResponse hook of its own for the metrics cost a second hook run per request.
  */
 export class RequestLogController extends LogController {
-  constructor(private readonly metrics: RequestMetrics) {
+  /** `traceIds`: with tracing on, the ids of the request's span, for its line. */
+  constructor(
+    private readonly metrics: RequestMetrics,
+    private readonly traceIds?: (request: FastifyRequest) => Record<string, string>,
+  ) {
     super()
   }
 
@@ -28,9 +32,10 @@ export class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     this.metrics.record(request, reply)
-    if (error) reply.log.error({ ...outcome(request, reply), err: error }, 'request errored')
+    const fields = this.traceIds === undefined ? outcome(request, reply) : { ...outcome(request, reply), ...this.traceIds(request) }
+    if (error) reply.log.error({ ...fields, err: error }, 'request errored')
     // Through the server's logger: the request id is a field of the line, and a request that
     // logged nothing else never needs a child logger of its own.
-    else request.server.log.info(outcome(request, reply), 'request completed')
+    else request.server.log.info(fields, 'request completed')
   }
 }

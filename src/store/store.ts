@@ -20,6 +20,8 @@ export interface NewPlant {
   owner: string
   name: string
   tag: string | null
+  /** The W3C traceparent of the request (tracing on), kept with the plant's events. */
+  traceParent?: string | null
 }
 
 /** Which plants a caller sees: one owner's, or every owner's (`owner: null`, for admins). */
@@ -99,6 +101,8 @@ export interface ClaimedDelivery {
   secret: string
   /** The secret a rotation replaced, while it still signs beside `secret`; else null. */
   previousSecret: string | null
+  /** The W3C traceparent of the request that wrote the event (tracing on), so its attempts join that trace; else null. */
+  traceParent: string | null
 }
 
 /** What an attempt came to. `result` is a short text for the operator (status or error). */
@@ -207,7 +211,7 @@ export interface PlantStore extends HasMetrics {
   nthPlantId(query: PlantQuery, n: number): Promise<bigint | null>
   getPlant(id: bigint, owner: string | null): Promise<Plant | null>
   /** false when no plant with this id is visible to `owner`. */
-  deletePlant(id: bigint, owner: string | null): Promise<boolean>
+  deletePlant(id: bigint, owner: string | null, traceParent?: string | null): Promise<boolean>
 
   createToken(token: NewToken): Promise<number>
   /** Creates the token only when no token exists at all; returns its id, or null. */
@@ -258,7 +262,7 @@ export interface PlantStore extends HasMetrics {
   /** Makes every failed event created at or after `since` due now; answers how many. */
   recoverDeliveries(subscriptionId: string, since: Date): Promise<number>
   /** Writes a ping event for the subscription, due now, whether or not it is enabled. */
-  queuePing(subscriptionId: string, messageId: string, body: string): Promise<void>
+  queuePing(subscriptionId: string, messageId: string, body: string, traceParent?: string | null): Promise<void>
   webhookBacklog(): Promise<WebhookBacklog>
   /** Deletes at most `limit` delivered or given-up events finished before `before`; answers how many went. */
   pruneDeliveries(before: Date, limit: number): Promise<number>

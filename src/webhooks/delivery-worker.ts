@@ -4,7 +4,7 @@ import { Counter, Histogram, type Registry } from 'prom-client'
 import type { HasMetrics } from '../observability/metrics.js'
 import type { WebhookConfig } from '../config/config.js'
 import type { ClaimedDelivery, DeliveryOutcome, FinishedDelivery, PlantStore } from '../store/store.js'
-import type { AttemptResult, Sender } from './sender.js'
+import type { AttemptResult, AttemptSender } from './sender.js'
 import { retryDelay } from './retry.js'
 import { openSecret } from './secrets.js'
 
@@ -75,7 +75,7 @@ export class DeliveryWorker implements HasMetrics {
 
   constructor(
     private readonly store: PlantStore,
-    private readonly sender: Sender,
+    private readonly sender: AttemptSender,
     private readonly config: WebhookConfig,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -160,7 +160,14 @@ export class DeliveryWorker implements HasMetrics {
       const secrets = [claim.secret, claim.previousSecret]
         .filter((secret): secret is string => secret !== null)
         .map((secret) => openSecret(secret, this.config.secretKey))
-      result = await this.sender.send({ url: claim.url, messageId: claim.messageId, event: claim.event, body: claim.body, secrets })
+      result = await this.sender.send({
+        url: claim.url,
+        messageId: claim.messageId,
+        event: claim.event,
+        body: claim.body,
+        secrets,
+        causedBy: claim.traceParent,
+      })
     } catch (error) {
       result = { error: (error as Error).message, blocked: false }
     }

@@ -16,6 +16,16 @@ export interface Attempt {
   body: string
   /** The whsec_ secrets that sign it, unsealed: the current one first, and during a rotation the previous one. */
   secrets: string[]
+  /** The traceparent of the write that made the event, when there was a trace. */
+  causedBy: string | null
+  /** The traceparent header sent with the attempt (set by the traced sender: its CLIENT span's). */
+  traceparent?: string
+}
+
+/** Sends one attempt; `Sender` itself, or the same with a span around each attempt. */
+export interface AttemptSender {
+  send(attempt: Attempt): Promise<AttemptResult>
+  close(): void
 }
 
 /** An answer (any status), or why there was none. */
@@ -34,7 +44,7 @@ function retryAfterOf(value: string | undefined, now: number): number | null {
  * whole attempt within `timeoutMs`, at most a few KiB of the answer read. Connections are
  * kept alive between attempts; every new connection resolves through the address policy.
  */
-export class Sender {
+export class Sender implements AttemptSender {
   private readonly agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
     'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
@@ -74,6 +84,7 @@ export class Sender {
           'webhook-id': attempt.messageId,
           'webhook-timestamp': String(timestamp),
           'webhook-signature': attempt.secrets.map((secret) => signature(secret, attempt.messageId, timestamp, attempt.body)).join(' '),
+          ...(attempt.traceparent === undefined ? {} : { traceparent: attempt.traceparent }),
         },
       })
       const timer = setTimeout(() => {

@@ -4,15 +4,17 @@ import { pruneEveryMinute } from '../lifecycle/pruning.js'
 import type { PlantStore } from '../store/store.js'
 import { AddressPolicy } from './address-policy.js'
 import { DeliveryWorker } from './delivery-worker.js'
-import { Sender } from './sender.js'
+import { type AttemptSender, Sender } from './sender.js'
+import { TracedSender } from './traced-sender.js'
 
 /**
  * Delivers webhook events while the app runs: from when it is ready until it starts to close
  * (a stop claims nothing more; leases cover what is cut off). Finished events are pruned
- * after the retention period.
+ * after the retention period. With `traced`, each attempt is a CLIENT span in its write's trace.
  */
-export function startDeliveries(app: FastifyInstance, store: PlantStore, config: WebhookConfig): DeliveryWorker {
-  const sender = new Sender(new AddressPolicy(config.allowedNetworks), config.timeoutMs)
+export function startDeliveries(app: FastifyInstance, store: PlantStore, config: WebhookConfig, traced = false): DeliveryWorker {
+  const plain = new Sender(new AddressPolicy(config.allowedNetworks), config.timeoutMs)
+  const sender: AttemptSender = traced ? new TracedSender(plain) : plain
   const worker = new DeliveryWorker(store, sender, config, app.log)
   app.addHook('onReady', async () => worker.start())
   app.addHook('preClose', async () => worker.stop())

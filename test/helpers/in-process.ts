@@ -43,15 +43,14 @@ export async function buildFixture(kind: StoreKind, env: Record<string, string> 
   const store = await openStore(config.database)
   let offset = 0
   let logs = ''
-  const logger = createLogger(
-    config.logLevel,
-    new Writable({
+  const logger = createLogger(config.logLevel, {
+    destination: new Writable({
       write(chunk: Buffer, _encoding, done) {
         logs += chunk.toString()
         done()
       },
     }),
-  )
+  })
   const app = await buildApp({ store, logger, config, now: () => Date.now() + offset })
   await app.ready()
   const tokenCli = async (...args: string[]): Promise<CliResult> => {

@@ -83,12 +83,13 @@ const plantSqlFor = variantsByFilter(plantSql)
 interface PlantTarget {
   id: bigint
   owner: string | null
+  traceParent: string | null
 }
 
 const idKey = (write: { id: bigint }) => String(write.id)
 
 /** The events of created plants (`c`): one per subscription active now that covers the owner. */
-const INSERT_EVENTS = 'INSERT INTO webhook_deliveries (subscription_id, event, plant_id, body)'
+const INSERT_EVENTS = 'INSERT INTO webhook_deliveries (subscription_id, event, plant_id, body, trace_parent)'
 const NEW_PLANT_EVENT = `'${NEW_PLANT.name}'`
 /** The enabled subscriptions that receive `event` and cover the owner of `c`. */
 const subscriptionsFor = (event: string) =>
@@ -96,7 +97,7 @@ const subscriptionsFor = (event: string) =>
 const ACTIVE_SUBSCRIPTIONS = subscriptionsFor(NEW_PLANT.name)
 /** The plantDeleted events of the deleted rows `c`; the body is PLANT_DELETED's, written in SQL: an int8's text is exact. */
 const DELETED_EVENTS =
-  `events AS (${INSERT_EVENTS} SELECT s.id, '${PLANT_DELETED.name}', c.id, '{"id":' || c.id::text || '}' ` +
+  `events AS (${INSERT_EVENTS} SELECT s.id, '${PLANT_DELETED.name}', c.id, '{"id":' || c.id::text || '}', c.trace_parent ` +
   `FROM deleted c ${subscriptionsFor(PLANT_DELETED.name)}) `
 
 /** For each write, in order, whether the statement changed its id. */
@@ -234,17 +235,17 @@ export class PostgresStore implements PlantStore {
       const result = await this.query<{ id: string }>(
         'create_plant',
         `WITH created AS (INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id, owner), ` +
-          `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, $5 FROM created c ${ACTIVE_SUBSCRIPTIONS}) ` +
+          `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, $5, $6 FROM created c ${ACTIVE_SUBSCRIPTIONS}) ` +
           'SELECT id FROM created',
-        [String(plant.id), plant.owner, plant.name, plant.tag, NEW_PLANT.body(plant)],
+        [String(plant.id), plant.owner, plant.name, plant.tag, NEW_PLANT.body(plant), plant.traceParent ?? null],
       )
       return [result.rowCount === 1]
     }
     const result = await this.query<{ id: string }>(
       'create_plants',
-      'WITH input AS (SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[]) AS i (id, owner, name, tag, body)), ' +
+      'WITH input AS (SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS i (id, owner, name, tag, body, trace_parent)), ' +
         'created AS (INSERT INTO plants (id, owner, name, tag) SELECT id, owner, name, tag FROM input ON CONFLICT (id) DO NOTHING RETURNING id, owner), ' +
-        `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, i.body FROM created c JOIN input i ON i.id = c.id ${ACTIVE_SUBSCRIPTIONS}) ` +
+        `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, i.body, i.trace_parent FROM created c JOIN input i ON i.id = c.id ${ACTIVE_SUBSCRIPTIONS}) ` +
         'SELECT id FROM created',
       [
         plants.map((plant) => String(plant.id)),
@@ -252,6 +253,7 @@ export class PostgresStore implements PlantStore {
         plants.map((plant) => plant.name),
         plants.map((plant) => plant.tag),
         plants.map((plant) => NEW_PLANT.body(plant)),
+        plants.map((plant) => plant.traceParent ?? null),
       ],
     )
     return changedIds(plants, result.rows)
@@ -259,28 +261,28 @@ export class PostgresStore implements PlantStore {
 
   private readonly deletes = new GroupCommit<PlantTarget, boolean>(async (targets) => {
     if (targets.length === 1) {
-      const [{ id, owner }] = targets as [PlantTarget]
+      const [{ id, owner, traceParent }] = targets as [PlantTarget]
       // A deletion writes its events in the same statement, so in the same transaction.
       const result =
         owner === null
           ? await this.query(
               'delete_plant',
-              `WITH deleted AS (DELETE FROM plants WHERE id = $1 RETURNING id, owner), ${DELETED_EVENTS}SELECT id FROM deleted`,
-              [String(id)],
+              `WITH deleted AS (DELETE FROM plants WHERE id = $1 RETURNING id, owner, $2::text AS trace_parent), ${DELETED_EVENTS}SELECT id FROM deleted`,
+              [String(id), traceParent],
             )
           : await this.query(
               'delete_own_plant',
-              `WITH deleted AS (DELETE FROM plants WHERE id = $1 AND owner = $2 RETURNING id, owner), ${DELETED_EVENTS}SELECT id FROM deleted`,
-              [String(id), owner],
+              `WITH deleted AS (DELETE FROM plants WHERE id = $1 AND owner = $2 RETURNING id, owner, $3::text AS trace_parent), ${DELETED_EVENTS}SELECT id FROM deleted`,
+              [String(id), owner, traceParent],
             )
       return [result.rowCount === 1]
     }
     const result = await this.query<{ id: string }>(
       'delete_plants',
-      'WITH deleted AS (DELETE FROM plants AS p USING unnest($1::int8[], $2::text[]) AS d (id, owner) ' +
-        'WHERE p.id = d.id AND (d.owner IS NULL OR p.owner = d.owner) RETURNING p.id, p.owner), ' +
+      'WITH deleted AS (DELETE FROM plants AS p USING unnest($1::int8[], $2::text[], $3::text[]) AS d (id, owner, trace_parent) ' +
+        'WHERE p.id = d.id AND (d.owner IS NULL OR p.owner = d.owner) RETURNING p.id, p.owner, d.trace_parent), ' +
         `${DELETED_EVENTS}SELECT id::text AS id FROM deleted`,
-      [targets.map((target) => String(target.id)), targets.map((target) => target.owner)],
+      [targets.map((target) => String(target.id)), targets.map((target) => target.owner), targets.map((target) => target.traceParent)],
     )
     return changedIds(targets, result.rows)
   }, idKey)
@@ -314,8 +316,8 @@ export class PostgresStore implements PlantStore {
         const created = inserted.rowCount === 1
         if (created) {
           await client.query(
-            `${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, $1, $2 FROM (SELECT $3::text AS owner) c ${ACTIVE_SUBSCRIPTIONS}`,
-            [String(plant.id), NEW_PLANT.body(plant), plant.owner],
+            `${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, $1, $2, $4 FROM (SELECT $3::text AS owner) c ${ACTIVE_SUBSCRIPTIONS}`,
+            [String(plant.id), NEW_PLANT.body(plant), plant.owner, plant.traceParent ?? null],
           )
         }
         await client.query(
@@ -387,8 +389,8 @@ export class PostgresStore implements PlantStore {
     return row === undefined ? null : toPlant(row)
   }
 
-  deletePlant(id: bigint, owner: string | null): Promise<boolean> {
-    return this.deletes.add({ id, owner })
+  deletePlant(id: bigint, owner: string | null, traceParent: string | null = null): Promise<boolean> {
+    return this.deletes.add({ id, owner, traceParent })
   }
 
   private tokenValues(token: NewToken): unknown[] {
@@ -526,7 +528,7 @@ export class PostgresStore implements PlantStore {
       "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) " +
         'UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::float8 / 1000) ' +
         'FROM due, webhook_subscriptions AS s WHERE d.id = due.id AND s.id = d.subscription_id ' +
-        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.subscription_id, s.url, s.secret, ' +
+        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.url, s.secret, ' +
         'CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret',
       [limit, leaseMs],
     )
@@ -637,11 +639,11 @@ export class PostgresStore implements PlantStore {
     return result.rowCount ?? 0
   }
 
-  async queuePing(subscriptionId: string, messageId: string, body: string): Promise<void> {
+  async queuePing(subscriptionId: string, messageId: string, body: string, traceParent: string | null = null): Promise<void> {
     await this.query(
       'queue_ping',
-      "INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body) VALUES ($1, 'ping', $2, $3, $4)",
-      [subscriptionId, messageId, String(PING_PLANT_ID), body],
+      "INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, trace_parent) VALUES ($1, 'ping', $2, $3, $4, $5)",
+      [subscriptionId, messageId, String(PING_PLANT_ID), body, traceParent],
     )
   }
 

@@ -116,6 +116,7 @@ export interface ClaimRow<I> {
   url: string
   secret: string
   previous_secret: string | null
+  trace_parent: string | null
 }
 
 /** The claim of `row` for its attempt number `attempt`. */
@@ -130,5 +131,6 @@ export function toClaimedDelivery<I extends bigint | string | number>(row: Claim
     url: row.url,
     secret: row.secret,
     previousSecret: row.previous_secret,
+    traceParent: row.trace_parent,
   }
 }

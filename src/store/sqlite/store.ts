@@ -141,13 +141,13 @@ export class SqliteStore implements PlantStore {
       ),
       // One event per active subscription covering the owner, in the transaction of the plant.
       insertEvents: db.prepare(
-        'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at) ' +
-          `SELECT id, '${NEW_PLANT.name}', 'msg_' || lower(hex(randomblob(16))), ?, ?, ?, ? FROM webhook_subscriptions ` +
+        'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at, trace_parent) ' +
+          `SELECT id, '${NEW_PLANT.name}', 'msg_' || lower(hex(randomblob(16))), ?, ?, ?, ?, ? FROM webhook_subscriptions ` +
           `WHERE disabled_at IS NULL AND (all_plants = 1 OR subject = ?) AND ${receives('events', NEW_PLANT.name)}`,
       ),
       insertDeletedEvents: db.prepare(
-        'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at) ' +
-          `SELECT id, '${PLANT_DELETED.name}', 'msg_' || lower(hex(randomblob(16))), ?, ?, ?, ? FROM webhook_subscriptions ` +
+        'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at, trace_parent) ' +
+          `SELECT id, '${PLANT_DELETED.name}', 'msg_' || lower(hex(randomblob(16))), ?, ?, ?, ?, ? FROM webhook_subscriptions ` +
           `WHERE disabled_at IS NULL AND (all_plants = 1 OR subject = ?) AND ${receives('events', PLANT_DELETED.name)}`,
       ),
       anySubscription: db.prepare('SELECT 1 FROM webhook_subscriptions WHERE disabled_at IS NULL LIMIT 1').pluck(),
@@ -185,7 +185,7 @@ export class SqliteStore implements PlantStore {
       due: db
         .prepare(
           // CROSS JOIN keeps the outbox's due index as the outer loop (SQLite would otherwise scan the outbox per subscription).
-          'SELECT d.id, d.attempts, d.message_id, d.event, d.body, d.subscription_id, s.url, s.secret, ' +
+          'SELECT d.id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.url, s.secret, ' +
             'CASE WHEN s.previous_secret_expires_at > @now THEN s.previous_secret END AS previous_secret FROM webhook_deliveries AS d ' +
             'CROSS JOIN webhook_subscriptions AS s ON s.id = d.subscription_id ' +
             // The claimed rows are skipped inside SQLite: reading them into objects cost more than the query.
@@ -210,8 +210,8 @@ export class SqliteStore implements PlantStore {
           "WHERE subscription_id = ? AND state = 'given_up' AND created_at >= ?",
       ),
       insertPing: db.prepare(
-        'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at) ' +
-          "VALUES (?, 'ping', ?, ?, ?, ?, ?)",
+        'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at, trace_parent) ' +
+          "VALUES (?, 'ping', ?, ?, ?, ?, ?, ?)",
       ),
       backlog: db.prepare("SELECT count(*) AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE state = 'pending'"),
       pruneDeliveries: db.prepare(
@@ -272,7 +272,7 @@ export class SqliteStore implements PlantStore {
   /** The plant and its events, inside a group commit's transaction; false when the id exists. */
   private insertPlant(plant: NewPlant, now: number): boolean {
     if (this.statements.insertPlant.run(plant.id, plant.owner, plant.name, plant.tag, now).changes !== 1) return false
-    if (this.subscribed) this.statements.insertEvents.run(plant.id, NEW_PLANT.body(plant), now, now, plant.owner)
+    if (this.subscribed) this.statements.insertEvents.run(plant.id, NEW_PLANT.body(plant), now, now, plant.traceParent ?? null, plant.owner)
     return true
   }
 
@@ -358,14 +358,14 @@ export class SqliteStore implements PlantStore {
     })
   }
 
-  deletePlant(id: bigint, owner: string | null): Promise<boolean> {
+  deletePlant(id: bigint, owner: string | null, traceParent: string | null = null): Promise<boolean> {
     return this.writes.add(() => {
       const deletedOwner = (owner === null ? this.statements.deletePlant.get(id) : this.statements.deleteOwnPlant.get(id, owner)) as
         string | undefined
       if (deletedOwner === undefined) return false
       if (this.subscribed) {
         const now = Date.now()
-        this.statements.insertDeletedEvents.run(id, PLANT_DELETED.body({ id }), now, now, deletedOwner)
+        this.statements.insertDeletedEvents.run(id, PLANT_DELETED.body({ id }), now, now, traceParent, deletedOwner)
       }
       return true
     }) as Promise<boolean>
@@ -472,10 +472,10 @@ export class SqliteStore implements PlantStore {
     return this.writes.add(() => this.statements.recover.run(Date.now(), subscriptionId, since.getTime()).changes) as Promise<number>
   }
 
-  queuePing(subscriptionId: string, messageId: string, body: string): Promise<void> {
+  queuePing(subscriptionId: string, messageId: string, body: string, traceParent: string | null = null): Promise<void> {
     return this.writes.add(() => {
       const now = Date.now()
-      this.statements.insertPing.run(subscriptionId, messageId, PING_PLANT_ID, body, now, now)
+      this.statements.insertPing.run(subscriptionId, messageId, PING_PLANT_ID, body, now, now, traceParent)
     }) as Promise<void>
   }
 

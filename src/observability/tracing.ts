@@ -1,0 +1,60 @@
+import type { Logger } from 'pino'
+import type { TracingConfig } from '../config/tracing.js'
+
+export interface Tracing {
+  /** The resource's service.name, which every span is exported under. */
+  serviceName: string
+  /** Exports every ended span still waiting, within `deadlineMs`, and stops the exporter. */
+  shutdown(deadlineMs: number): Promise<void>
+}
+
+/** The resource's service.name when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one. */
+const SERVICE_NAME = 'plantstore'
+
+/**
+ * Registers OpenTelemetry's Node tracer provider, with spans batched to the OTLP/HTTP exporter
+ * of the configured protocol. The SDK's modules are loaded here and only here, so a process
+ * with tracing off never loads them. The exporter and the sampler read the standard OTEL_*
+ * variables themselves (endpoint, headers, timeout, OTEL_TRACES_SAMPLER and its argument).
+ */
+export async function startTracing(config: TracingConfig, logger: Logger): Promise<Tracing> {
+  const [api, { NodeTracerProvider, BatchSpanProcessor }, resources, { OTLPTraceExporter }] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/resources'),
+    config.protocol === 'http/json'
+      ? import('@opentelemetry/exporter-trace-otlp-http')
+      : import('@opentelemetry/exporter-trace-otlp-proto'),
+  ])
+  // A collector that is down costs a warning per failed export, never a request.
+  const exportLog = logger.child({ component: 'opentelemetry' })
+  api.diag.setLogger(
+    {
+      error: (message) => exportLog.warn(message),
+      warn: (message) => exportLog.warn(message),
+      info: () => {},
+      debug: () => {},
+      verbose: () => {},
+    },
+    api.DiagLogLevel.WARN,
+  )
+  const resource = resources
+    .defaultResource()
+    .merge(resources.resourceFromAttributes({ 'service.name': SERVICE_NAME }))
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }))
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] })
+  // W3C trace context and baggage, and AsyncLocalStorage to carry the active span across awaits.
+  provider.register()
+  return {
+    serviceName: String(resource.attributes['service.name'] ?? SERVICE_NAME),
+    async shutdown(deadlineMs) {
+      let timer: NodeJS.Timeout | undefined
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs).unref()))
+      await Promise.race([
+        provider.shutdown().catch((error: unknown) => exportLog.warn({ err: error }, 'spans could not be exported')),
+        deadline,
+      ])
+      clearTimeout(timer)
+    },
+  }
+}
