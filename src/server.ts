@@ -47,15 +47,21 @@ function closeOnSignals(app: FastifyInstance, store: PlantStore, logger: Logger,
       logger.error('requests still in flight after the shutdown deadline; exiting')
       process.exit(1)
     }, SHUTDOWN_DEADLINE_MS).unref()
+    let exportCutOff = false
     app
       .close()
       // The spans of every request answered, in what time is left before the deadline.
-      .then(() => tracing?.shutdown(Math.max(500, SHUTDOWN_DEADLINE_MS - 1_000 - (Date.now() - closingAt))))
+      .then(async () => {
+        if (tracing === null) return
+        exportCutOff = !(await tracing.shutdown(Math.max(500, SHUTDOWN_DEADLINE_MS - 1_500 - (Date.now() - closingAt))))
+      })
       .then(() => store.close())
       .then(() => logger.info('closed'))
       .then(() => flushLogs(logger))
       // A worker's channel to its primary would keep the process alive.
       .then(() => cluster.isWorker && process.disconnect())
+      // An export still waiting on a collector would keep it alive until the exporter's own timeout.
+      .then(() => exportCutOff && process.exit())
       .catch((error: unknown) => {
         logger.error({ err: error }, 'error while closing')
         process.exitCode = 1

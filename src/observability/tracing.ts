@@ -4,8 +4,11 @@ import type { TracingConfig } from '../config/tracing.js'
 export interface Tracing {
   /** The resource's service.name, which every span is exported under. */
   serviceName: string
-  /** Exports every ended span still waiting, within `deadlineMs`, and stops the exporter. */
-  shutdown(deadlineMs: number): Promise<void>
+  /**
+   * Exports every ended span still waiting and stops the exporter; false when that took longer
+   * than `deadlineMs` (an export may then still hold a connection open).
+   */
+  shutdown(deadlineMs: number): Promise<boolean>
 }
 
 /** The resource's service.name when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one. */
@@ -49,12 +52,18 @@ export async function startTracing(config: TracingConfig, logger: Logger): Promi
     serviceName: String(resource.attributes['service.name'] ?? SERVICE_NAME),
     async shutdown(deadlineMs) {
       let timer: NodeJS.Timeout | undefined
-      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs).unref()))
-      await Promise.race([
-        provider.shutdown().catch((error: unknown) => exportLog.warn({ err: error }, 'spans could not be exported')),
-        deadline,
-      ])
+      const deadline = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs).unref()))
+      const flushed = provider.shutdown().then(
+        () => true,
+        (error: unknown) => {
+          exportLog.warn({ err: error }, 'spans could not be exported')
+          return true
+        },
+      )
+      const done = await Promise.race([flushed, deadline])
       clearTimeout(timer)
+      if (!done) exportLog.warn({ deadlineMs }, 'the collector took no spans before the shutdown deadline; they are dropped')
+      return done
     },
   }
 }
