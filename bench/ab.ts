@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type CheckoutService, startCheckout } from './checkout-service.js'
 import { runLoad, type LoadResult } from './load.js'
+import { startSink } from './otlp-sink.js'
 import { CONNECTIONS, CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
 
 /**
@@ -18,6 +19,8 @@ const { values: flags, positionals: checkouts } = parseArgs({
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '2' },
+    'before-env': { type: 'string', default: '' },
+    'after-env': { type: 'string', default: '' },
   },
 })
 const known: Record<string, Scenario> = { list: LIST, create: CREATE, mixed: MIXED }
@@ -26,11 +29,28 @@ const ROUNDS = Number(flags.rounds)
 const SECONDS = Number(flags.seconds)
 const WARMUP = Number(flags.warmup)
 if (checkouts.length !== 2 || chosen.some((scenario) => scenario === undefined) || !(ROUNDS >= 1) || !(SECONDS > 0) || !(WARMUP >= 0)) {
-  console.error('usage: npm run bench:ab -- [--scenarios list,create,mixed] [--rounds 3] [--seconds 8] [--warmup 2] BEFORE AFTER')
-  console.error('BEFORE and AFTER are built checkouts (npm ci there; a git worktree will do).')
+  console.error(
+    'usage: npm run bench:ab -- [--scenarios list,create,mixed] [--rounds 3] [--seconds 8] [--warmup 2] [--before-env K=V,…] [--after-env K=V,…] BEFORE AFTER',
+  )
+  console.error(
+    'BEFORE and AFTER are built checkouts (npm ci there; a git worktree will do), or one checkout twice with different settings.',
+  )
+  console.error('A setting whose value is "sink" gets the URL of an OTLP receiver in this process that discards what it gets.')
   process.exit(2)
 }
 const [before, after] = checkouts.map((checkout) => resolve(checkout)) as [string, string]
+const sink = await startSink()
+const settingsOf = (flag: string): Record<string, string> =>
+  Object.fromEntries(
+    flag
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => {
+        const [key = '', value = ''] = pair.split('=')
+        return [key.trim(), value === 'sink' ? sink.url : value]
+      }),
+  )
+const settings = { before: settingsOf(flags['before-env'] as string), after: settingsOf(flags['after-env'] as string) }
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -38,8 +58,8 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }
 
-async function measure(checkout: string, scenario: Scenario): Promise<LoadResult> {
-  const service: CheckoutService = await startCheckout(checkout, { scenario })
+async function measure(checkout: string, scenario: Scenario, env: Record<string, string>): Promise<LoadResult> {
+  const service: CheckoutService = await startCheckout(checkout, { scenario, env })
   try {
     const options = {
       url: service.url,
@@ -77,7 +97,7 @@ for (const scenario of chosen as Scenario[]) {
             ['before', before],
           ]
     const results: Partial<Record<'before' | 'after', LoadResult>> = {}
-    for (const [side, checkout] of order) results[side] = await measure(checkout, scenario)
+    for (const [side, checkout] of order) results[side] = await measure(checkout, scenario, settings[side])
     const { before: a, after: b } = results as Record<'before' | 'after', LoadResult>
     row.before.push(a)
     row.after.push(b)
@@ -91,8 +111,15 @@ for (const scenario of chosen as Scenario[]) {
   rows.push(row)
 }
 
+sink.close()
+const named = (checkout: string, env: Record<string, string>) =>
+  Object.keys(env).length === 0
+    ? checkout
+    : `${checkout} (${Object.entries(env)
+        .map(([key, value]) => `${key}=${value}`)
+        .join(' ')})`
 const lines = [
-  `## bench:ab: ${after} ÷ ${before}`,
+  `## bench:ab: ${named(after, settings.after)} ÷ ${named(before, settings.before)}`,
   '',
   `${CONNECTIONS} connections, ${WARMUP} s warm-up, ${SECONDS} s measured, ${ROUNDS} alternating rounds per scenario, a fresh SQLite store per round, Node ${process.version}`,
   '',

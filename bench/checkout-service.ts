@@ -18,6 +18,8 @@ export interface CheckoutOptions {
   pinned?: boolean
   /** Seeds the plants the list scenario reads. */
   scenario: Scenario
+  /** Settings of the service beyond `npm start`'s defaults (the store is always a fresh SQLite file). */
+  env?: Record<string, string>
 }
 
 /** True when `taskset` can pin a process here. */
@@ -27,7 +29,10 @@ export const canPin = () => spawnSync('taskset', ['-c', '0', 'true']).status ===
  * Starts `bin/plantstore serve` of `checkout` (built: `npm ci` there) with `npm start`'s defaults
  * on a new store, with a token made by that checkout's own CLI, as a user would.
  */
-export async function startCheckout(checkout: string, { pinned = false, scenario }: CheckoutOptions): Promise<CheckoutService> {
+export async function startCheckout(
+  checkout: string,
+  { pinned = false, scenario, env: settings = {} }: CheckoutOptions,
+): Promise<CheckoutService> {
   const folder = tempFolder()
   const env = { DATABASE_URL: `sqlite:${join(folder.path, 'bench.db')}` }
   const cli = join(checkout, 'bin', 'plantstore')
@@ -43,7 +48,7 @@ export async function startCheckout(checkout: string, { pinned = false, scenario
   // taskset replaces itself with node, so the child's pid is the service's.
   const child = spawn(pinned ? 'taskset' : (command[0] as string), pinned ? ['-c', '0', ...command] : command.slice(1), {
     cwd: checkout,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...settings, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const exited = once(child, 'exit')
