@@ -82,7 +82,7 @@ async function startTracingIfOn(config: Config, logger: Logger): Promise<Tracing
 }
 
 export async function serve(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel, { traceIds: config.tracing !== null })
+  const logger = createLogger(config.logLevel)
   if (config.workers > 1 && cluster.isPrimary) {
     // Migrations and the first-start token, once, before any worker opens the database.
     return superviseWorkers(

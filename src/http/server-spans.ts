@@ -11,8 +11,8 @@ declare module 'fastify' {
 
 /**
  * One SERVER span per request, `{method} {route}`, a child of the caller's `traceparent` when
- * it sends one. The span is the active one through the hooks and the handler, so the store's
- * spans are its children. What it records is fixed: method, route template, the path without
+ * it sends one. A sampled span is the active one through the hooks and the handler, so the
+ * store's spans are its children. What it records is fixed: method, route template, the path without
  * its query (which may carry `access_token`), status and service name; never a header or a body.
  * Registered first, on the root instance, only when tracing is on.
  */
@@ -38,6 +38,9 @@ export function registerServerSpans(app: FastifyInstance, serviceName: string): 
       parent,
     )
     request.traceSpan = span
+    // A request the sampler left out has ids (its log line and its events' traceparent) but no
+    // children to record: it skips the context, which costs an AsyncLocalStorage run per hook.
+    if (!span.isRecording()) return done()
     request.traceContext = trace.setSpan(parent, span)
     context.with(request.traceContext, done)
   })

@@ -2,7 +2,6 @@ import cluster from 'node:cluster'
 import type { FastifyRequest } from 'fastify'
 import { type DestinationStream, pino, type Logger, type LoggerOptions } from 'pino'
 import { loggableUrl } from './safe-url.js'
-import { activeTraceIds } from './trace-context.js'
 import { TurnBatchedDestination } from './turn-batched-destination.js'
 
 /** A worker writes at most 8 KiB of whole lines at a time; alone, larger writes keep up with a busy server's log better. */
@@ -13,17 +12,15 @@ const maxWrite = () => (cluster.isWorker ? 8 * 1024 : 16 * 1024)
  * asynchronously, so that a busy server makes one system call for many lines. `flushLogs`
  * writes what waits on a graceful stop; at exit it is written synchronously.
  */
-export function createLogger(level: string, options: { destination?: DestinationStream; traceIds?: boolean } = {}): Logger {
-  return pino(loggerOptions(level, options.traceIds ?? false), options.destination ?? new TurnBatchedDestination(1, maxWrite()))
+export function createLogger(level: string, options: { destination?: DestinationStream } = {}): Logger {
+  return pino(loggerOptions(level), options.destination ?? new TurnBatchedDestination(1, maxWrite()))
 }
 
-function loggerOptions(level: string, traceIds: boolean): LoggerOptions {
+function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     // Request headers are never logged: the Authorization header carries a secret.
     serializers: { req: requestSummary },
-    // With tracing on, a line written inside a span names it; the request line names its own.
-    ...(traceIds ? { mixin: activeTraceIds } : {}),
   }
 }
 

@@ -32,7 +32,8 @@ export class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     this.metrics.record(request, reply)
-    const fields = this.traceIds === undefined ? outcome(request, reply) : { ...outcome(request, reply), ...this.traceIds(request) }
+    const fields = outcome(request, reply)
+    if (this.traceIds !== undefined) Object.assign(fields, this.traceIds(request))
     if (error) reply.log.error({ ...fields, err: error }, 'request errored')
     // Through the server's logger: the request id is a field of the line, and a request that
     // logged nothing else never needs a child logger of its own.

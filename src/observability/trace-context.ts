@@ -1,9 +1,9 @@
-import { type Span, context, propagation, trace } from '@opentelemetry/api'
+import type { Span } from '@opentelemetry/api'
 
 /**
- * What ties logs and stored events to a trace. These read OpenTelemetry's API only: without a
- * registered SDK every call is a no-op that finds no span, so they cost nearly nothing when
- * tracing is off.
+ * What ties a request's log line and its events to its trace. These read a span the caller
+ * holds (the request's, set only while tracing is on), never the active context: an
+ * AsyncLocalStorage lookup per call is a cost the request path need not pay.
  */
 
 /** The ids a log line carries, named as OpenTelemetry's log data model names them. */
@@ -12,16 +12,12 @@ export function traceIdsOf(span: Span): { trace_id: string; span_id: string } {
   return { trace_id: traceId, span_id: spanId }
 }
 
-/** The active span's ids, or nothing outside a span (pino's mixin: merged into each line). */
-export function activeTraceIds(): { trace_id: string; span_id: string } | Record<string, never> {
-  const span = trace.getActiveSpan()
-  return span === undefined ? {} : traceIdsOf(span)
-}
-
-/** The W3C `traceparent` of the active span, kept with an event so its deliveries join this trace; null outside one. */
-export function activeTraceParent(): string | null {
-  if (trace.getActiveSpan() === undefined) return null
-  const carrier: { traceparent?: string } = {}
-  propagation.inject(context.active(), carrier)
-  return carrier.traceparent ?? null
+/**
+ * The W3C `traceparent` of `span`, kept with an event so that its deliveries join the trace
+ * (or, when the request was not sampled, are left out like it); null without a span.
+ */
+export function traceParentOf(span: Span | null | undefined): string | null {
+  if (span === null || span === undefined) return null
+  const { traceId, spanId, traceFlags } = span.spanContext()
+  return `00-${traceId}-${spanId}-${traceFlags & 1 ? '01' : '00'}`
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { principalOf, visibleOwner } from '../auth/principal.js'
 import { duplicatePlant, plantNotFound } from '../http/errors.js'
-import { activeTraceParent } from '../observability/trace-context.js'
+import { traceParentOf } from '../observability/trace-context.js'
 import type { NewPlant, PlantStore } from '../store/store.js'
 import { fingerprint, idempotencyKey, keyInFlight, keyMismatch, pruneExpiredKeys } from './idempotency.js'
 import { listPlants } from './plant-list.js'
@@ -75,7 +75,7 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
     async (request, reply) => {
       const { id, name, tag } = request.body
       const key = idempotencyKey(request.headers['idempotency-key'])
-      const plant = { id, owner: principalOf(request).subject, name, tag: tag ?? null, traceParent: activeTraceParent() }
+      const plant = { id, owner: principalOf(request).subject, name, tag: tag ?? null, traceParent: traceParentOf(request.traceSpan) }
       if ((await create(plant, key, reply)) === 'exists') throw duplicatePlant(id)
       reply.header('location', `/plants/${id}`)
       return tag === undefined ? { name } : { name, tag }
@@ -164,7 +164,7 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
       },
     },
     async (request, reply) => {
-      const deleted = await store.deletePlant(request.params.id, visibleOwner(principalOf(request)), activeTraceParent())
+      const deleted = await store.deletePlant(request.params.id, visibleOwner(principalOf(request)), traceParentOf(request.traceSpan))
       if (!deleted) throw plantNotFound(request.params.id)
       return reply.code(204).send()
     },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { HEADERS, errorResponses, response } from '../api/responses.js'
-import { activeTraceParent } from '../observability/trace-context.js'
+import { traceParentOf } from '../observability/trace-context.js'
 import {
   DeliveriesQuery,
   type DeliveriesQueryType,
@@ -168,7 +168,7 @@ export async function webhookDeliveryRoutes(app: FastifyInstance, { store }: Del
     async (request, reply) => {
       const id = await reachable(request)
       const messageId = `msg_${randomBytes(16).toString('hex')}`
-      await store.queuePing(id, messageId, JSON.stringify({ subscription: id }), activeTraceParent())
+      await store.queuePing(id, messageId, JSON.stringify({ subscription: id }), traceParentOf(request.traceSpan))
       return reply.code(202).send({ id: messageId })
     },
   )
