@@ -7,7 +7,6 @@ import type { Authenticator } from './auth/principal.js'
 import type { Config } from './config/config.js'
 import { type HasMetrics, RequestMetrics, createRegistry } from './observability/metrics.js'
 import { RequestLogController } from './observability/request-log.js'
-import { traceIdsOf } from './observability/trace-context.js'
 import { opsRoutes } from './routes/ops.js'
 import { plantRoutes } from './routes/plants.js'
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js'
@@ -77,12 +76,10 @@ async function authenticatorFor(
 export async function buildApp({ store, logger, config, now = Date.now, tracing = null }: AppOptions): Promise<FastifyInstance> {
   const requestMetrics = new RequestMetrics()
   const metrics = createRegistry()
+  const serverSpans = tracing === null ? null : await import('./http/server-spans.js')
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    logController: new RequestLogController(
-      requestMetrics,
-      tracing === null ? undefined : (request) => (request.traceSpan === null ? {} : traceIdsOf(request.traceSpan)),
-    ),
+    logController: new RequestLogController(requestMetrics, serverSpans === null ? undefined : serverSpans.endServerSpan),
     genReqId: requestId,
     // The client address (rate limit per address, logs) comes from X-Forwarded-For only as far as this allows.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
@@ -102,7 +99,7 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
     clientErrorHandler: clientError,
   })
   // First, so that every later hook, the handlers and the store's calls run inside the request's span.
-  if (tracing !== null) (await import('./http/server-spans.js')).registerServerSpans(app, tracing.serviceName)
+  if (tracing !== null) serverSpans?.registerServerSpans(app, tracing.serviceName)
   app.setValidatorCompiler(createValidatorCompiler(PATTERN_MEANINGS, NAMED_SCHEMAS))
   app.setErrorHandler(sendError)
   app.setNotFoundHandler((request, reply) => {

@@ -20,10 +20,10 @@ function outcome(request: FastifyRequest, reply: FastifyReply) {
  * two). An onResponse hook of its own for the metrics cost a second hook run per request.
  */
 export class RequestLogController extends LogController {
-  /** `traceIds`: with tracing on, the ids of the request's span, for its line. */
+  /** `traceIds`: with tracing on, ends the request's span and answers its ids, for its line. */
   constructor(
     private readonly metrics: RequestMetrics,
-    private readonly traceIds?: (request: FastifyRequest) => Record<string, string>,
+    private readonly traceIds?: (request: FastifyRequest, reply: FastifyReply) => Record<string, string>,
   ) {
     super()
   }
@@ -33,7 +33,7 @@ export class RequestLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     this.metrics.record(request, reply)
     const fields = outcome(request, reply)
-    if (this.traceIds !== undefined) Object.assign(fields, this.traceIds(request))
+    if (this.traceIds !== undefined) Object.assign(fields, this.traceIds(request, reply))
     if (error) reply.log.error({ ...fields, err: error }, 'request errored')
     // Through the server's logger: the request id is a field of the line, and a request that
     // logged nothing else never needs a child logger of its own.
