@@ -13,6 +13,7 @@ import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { NAMED_SCHEMAS, PATTERN_MEANINGS } from './api/schemas.js'
 import type { PlantStore } from './store/store.js'
+import type { DatabaseSystem } from './store/traced-store.js'
 import { BacklogMetrics } from './webhooks/backlog-metrics.js'
 import { startDeliveries } from './webhooks/start.js'
 import { documentOptions } from './http/document.js'
@@ -21,6 +22,7 @@ import { errorBody } from './http/errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js'
 import { methodNotAllowed } from './http/method-not-allowed.js'
 import { requestId } from './http/request-id.js'
+import { decorateRequestStore } from './http/request-store.js'
 import { registerGracefulClose } from './lifecycle/shutdown.js'
 import { createValidatorCompiler } from './http/validation.js'
 
@@ -44,8 +46,8 @@ interface AppOptions {
   config: AppConfig
   /** The clock tokens' expiry and caches are judged by. */
   now?: () => number
-  /** Set while tracing is on (an SDK registered): every request gets a SERVER span. */
-  tracing?: { serviceName: string } | null
+  /** Set while tracing is on (an SDK registered): every request gets a SERVER span, its store calls spans of their own. */
+  tracing?: { serviceName: string; databaseSystem: DatabaseSystem } | null
 }
 
 /**
@@ -98,8 +100,9 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   })
-  // First, so that every later hook, the handlers and the store's calls run inside the request's span.
-  if (tracing !== null) serverSpans?.registerServerSpans(app, tracing.serviceName)
+  // First, so that the span and its store exist for every later hook and the handlers.
+  if (tracing === null || serverSpans === null) decorateRequestStore(app, () => store)
+  else serverSpans.registerServerSpans(app, tracing.serviceName, store, tracing.databaseSystem)
   app.setValidatorCompiler(createValidatorCompiler(PATTERN_MEANINGS, NAMED_SCHEMAS))
   app.setErrorHandler(sendError)
   app.setNotFoundHandler((request, reply) => {
@@ -119,13 +122,13 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
   if (config.corsOrigins !== null) await (await import('./http/cors.js')).registerCors(app, config.corsOrigins)
   // With CORS on, OPTIONS belongs to the preflight on every path.
   const allowedMethods = methodNotAllowed(app, config.corsOrigins === null ? [] : ['OPTIONS'])
-  await app.register(opsRoutes, { store, metrics })
+  await app.register(opsRoutes, { metrics })
   const { authenticator, parts: authParts } = await authenticatorFor(store, config, now)
   await app.register(async (guarded) => {
     await guardWithToken(guarded, { authenticator, rateLimit: config.rateLimit, redisUrl: config.redisUrl })
     await guarded.register(plantRoutes, { store, idempotencyTtlMs: config.idempotencyTtlMs })
-    await guarded.register(webhookRoutes, { store, config: config.webhooks })
-    await guarded.register(webhookDeliveryRoutes, { store })
+    await guarded.register(webhookRoutes, { config: config.webhooks })
+    await guarded.register(webhookDeliveryRoutes)
   })
   const deliveries = config.webhooks.deliver ? [startDeliveries(app, store, config.webhooks, tracing !== null)] : []
   for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store), ...deliveries]) part.registerMetrics(metrics)

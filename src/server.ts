@@ -9,7 +9,6 @@ import { createLogger, flushLogs } from './observability/logger.js'
 import type { Tracing } from './observability/tracing.js'
 import { openStore } from './open-store.js'
 import { type PlantStore, StoreUnavailableError } from './store/store.js'
-import { tracedStore } from './store/traced-store.js'
 import { superviseWorkers } from './workers.js'
 
 /** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
@@ -97,10 +96,10 @@ export async function serve(config: Config): Promise<void> {
     )
   }
   const tracing = await startTracingIfOn(config, logger)
-  const opened = await openStore(config.database, logger)
-  if (!cluster.isWorker) await createFirstToken(opened, showToken, logger)
-  const store = tracing === null ? opened : tracedStore(opened, config.database.kind === 'sqlite' ? 'sqlite' : 'postgresql')
-  const app = await buildApp({ store, logger, config, tracing })
+  const store = await openStore(config.database, logger)
+  if (!cluster.isWorker) await createFirstToken(store, showToken, logger)
+  const databaseSystem = config.database.kind === 'sqlite' ? 'sqlite' : 'postgresql'
+  const app = await buildApp({ store, logger, config, tracing: tracing && { serviceName: tracing.serviceName, databaseSystem } })
   closeOnSignals(app, store, logger, tracing)
   await app.listen({ port: config.port, host: config.host })
 }

@@ -115,6 +115,20 @@ for (const kind of STORE_KINDS) {
       assert.equal(spans.find((span) => span.name === 'GET')?.attributes['http.response.status_code'], 404)
     })
 
+    test("a token's first lookup and the list's read are store spans of the request that made them", async () => {
+      const listTrace = 'cccc0000cccc0000cccc0000cccc0000'
+      const newToken = await fx.token('lister')
+      const listed = await fetch(`${fx.service.url}/plants?limit=2`, {
+        headers: { authorization: `Bearer ${newToken}`, traceparent: `00-${listTrace}-${CALLER_SPAN}-01` },
+      })
+      assert.equal(listed.status, 200)
+      const spans = await otlp.until((all) => all.some((span) => span.traceId === listTrace && span.name === 'GET /plants'))
+      const server = serverSpan(spans, 'GET /plants', listTrace)
+      assert.ok(server)
+      const children = spans.filter((span) => span.parentSpanId === server.spanId).map((span) => span.attributes['db.operation.name'])
+      assert.deepEqual(children.sort(), ['findTokenByHash', 'listPlants'])
+    })
+
     test('no token, secret, Authorization value, body or access_token reaches the collector', async () => {
       const rotated = await fx.api.request<{ secret: string }>('POST', `/webhooks/${(await subscriptionId(fx)) ?? ''}/rotate-secret`, {
         token: fx.adminToken,

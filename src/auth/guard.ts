@@ -35,7 +35,7 @@ export function requireToken(authenticator: Authenticator, limit: RequestLimiter
     // Answers about a caller's plants, errors included, must not be stored by shared caches.
     reply.header('cache-control', 'no-store')
     const token = bearerToken(request.headers.authorization)
-    const principal = token === null ? null : authenticator.authenticate(token)
+    const principal = token === null ? null : authenticator.authenticate(token, request.store)
     if (principal instanceof Promise) {
       principal.then((found) => admit(request, reply, token, found, limit, done), done)
     } else {

@@ -25,17 +25,17 @@ export class OpaqueTokenAuthenticator implements Authenticator {
     private readonly now: () => number = Date.now,
   ) {}
 
-  authenticate(token: string): Principal | null | Promise<Principal | null> {
+  authenticate(token: string, store: PlantStore = this.store): Principal | null | Promise<Principal | null> {
     const hash = hashToken(token)
     const now = this.now()
     const cached = this.cache.get(hash)
-    if (cached === undefined || now - cached.fetchedAt >= TOKEN_CACHE_MS) return this.lookUp(hash, now)
+    if (cached === undefined || now - cached.fetchedAt >= TOKEN_CACHE_MS) return this.lookUp(store, hash, now)
     return validAt(cached, now)
   }
 
-  private async lookUp(hash: string, now: number): Promise<Principal | null> {
+  private async lookUp(store: PlantStore, hash: string, now: number): Promise<Principal | null> {
     this.cache.delete(hash)
-    const record = await this.store.findTokenByHash(hash)
+    const record = await store.findTokenByHash(hash)
     if (record === null || record.revokedAt !== null) return null
     const cached = {
       principal: { subject: record.subject, scopes: new Set(record.scopes), tokenId: String(record.id) },

@@ -1,58 +1,55 @@
-import { type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api'
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
+import { ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, propagation, trace } from '@opentelemetry/api'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type DatabaseSystem, storeSpans } from '../store/traced-store.js'
+import type { PlantStore } from '../store/store.js'
+import { decorateRequestStore } from './request-store.js'
 import { traceIdsOf } from '../observability/trace-context.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The request's SERVER span; set only while tracing is on. */
     traceSpan: Span | null
-    /** The context holding that span when it is sampled; else null. */
-    traceContext: Context | null
+    /** The store whose calls are children of that span, when it is sampled; else null. */
+    tracedStore: PlantStore | null
   }
 }
 
+const SERVER = { kind: SpanKind.SERVER }
+
 /**
  * One SERVER span per request, `{method} {route}`, a child of the caller's `traceparent` when
- * it sends one. A sampled span is the active one through the hooks and the handler, so the
- * store's spans are its children. What it records is fixed: method, route template, the path
- * without its query (which may carry `access_token`), status and service name; never a header
- * or a body. Registered first, on the root instance, only when tracing is on; the span ends in
- * `endServerSpan`, called by the request log once per response.
+ * it sends one. What it records is fixed: method, route template, the path without its query
+ * (which may carry `access_token`), status and service name; never a header or a body. The
+ * attributes are set once the sampler has kept the span, so a request left out builds none:
+ * the samplers the service accepts decide on the trace id and the parent alone. A sampled
+ * request's `request.store` records its calls as the span's children. Registered first, on the
+ * root instance, only when tracing is on; the span ends in `endServerSpan`, called by the
+ * request log once per response.
  */
-export function registerServerSpans(app: FastifyInstance, serviceName: string): void {
+export function registerServerSpans(app: FastifyInstance, serviceName: string, store: PlantStore, system: DatabaseSystem): void {
   const tracer = trace.getTracer('plantstore-http')
+  const stores = storeSpans(store, system)
   app.decorateRequest('traceSpan', null)
-  app.decorateRequest('traceContext', null)
-  app.addHook('onRequest', (request, _reply, done) => {
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers)
-    const route = request.routeOptions.url
-    const query = request.url.indexOf('?')
-    const attributes: Record<string, string> = {
-      'http.request.method': request.method,
-      'url.path': query === -1 ? request.url : request.url.slice(0, query),
-      'service.name': serviceName,
-    }
-    if (route !== undefined) attributes['http.route'] = route
-    const span = tracer.startSpan(
-      route === undefined ? request.method : `${request.method} ${route}`,
-      { kind: SpanKind.SERVER, attributes },
-      parent,
-    )
-    request.traceSpan = span
-    // A request the sampler left out has ids (its log line and its events' traceparent) but no
-    // children to record: it skips the context, which costs an AsyncLocalStorage run.
-    if (!span.isRecording()) return done()
-    request.traceContext = trace.setSpan(parent, span)
-    context.with(request.traceContext, done)
+  app.decorateRequest('tracedStore', null)
+  decorateRequestStore(app, function (this: FastifyRequest) {
+    return this.tracedStore ?? store
   })
-  // The body is read between the hooks, in the socket's context: the handler gets the span back.
-  // A wrapper rather than a preHandler hook, which would cost every request a hook run.
-  app.addHook('onRoute', (route) => {
-    const handler = route.handler as (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => unknown
-    route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      if (request.traceContext === null) return handler.call(this, request, reply)
-      return context.with(request.traceContext, handler, this, request, reply)
-    } as RouteHandlerMethod
+  app.addHook('onRequest', (request, _reply, done) => {
+    const parent = request.headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.headers)
+    const route = request.routeOptions.url
+    const span = tracer.startSpan(route === undefined ? request.method : `${request.method} ${route}`, SERVER, parent)
+    request.traceSpan = span
+    if (span.isRecording()) {
+      const query = request.url.indexOf('?')
+      span.setAttributes({
+        'http.request.method': request.method,
+        'url.path': query === -1 ? request.url : request.url.slice(0, query),
+        'service.name': serviceName,
+      })
+      if (route !== undefined) span.setAttribute('http.route', route)
+      request.tracedStore = stores.childrenOf(span)
+    }
+    done()
   })
 }
 

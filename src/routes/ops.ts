@@ -5,10 +5,8 @@ import { documentText } from '../http/document.js'
 import { metricsExposition } from '../observability/cluster-metrics.js'
 import { HEADERS, errorResponses, response } from '../api/responses.js'
 import { StatusSchema } from '../api/schemas.js'
-import type { PlantStore } from '../store/store.js'
 
 interface OpsRoutesOptions {
-  store: PlantStore
   metrics: Registry
 }
 
@@ -17,7 +15,7 @@ const tags = ['operations']
 const security: [] = []
 
 /** Routes that need no token: liveness, readiness, metrics and the API document. */
-export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRoutesOptions): Promise<void> {
+export async function opsRoutes(app: FastifyInstance, { metrics }: OpsRoutesOptions): Promise<void> {
   const exposition = metricsExposition(metrics)
   app.get(
     '/healthz',
@@ -46,8 +44,8 @@ export async function opsRoutes(app: FastifyInstance, { store, metrics }: OpsRou
         response: { 200: response('Ready to serve', { body: StatusSchema }), ...errorResponses([503]) },
       },
     },
-    async () => {
-      await store.ping()
+    async (request) => {
+      await request.store.ping()
       return { status: 'ready' }
     },
   )

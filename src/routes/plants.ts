@@ -38,7 +38,7 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
   pruneExpiredKeys(app, store, idempotencyTtlMs)
 
   /** The create of one plant; with a key, the kept outcome of an earlier request may answer instead. */
-  async function create(plant: NewPlant, key: string | undefined, reply: FastifyReply): Promise<'created' | 'exists'> {
+  async function create(store: PlantStore, plant: NewPlant, key: string | undefined, reply: FastifyReply): Promise<'created' | 'exists'> {
     if (key === undefined) return (await store.createPlant(plant)) ? 'created' : 'exists'
     const keptSince = new Date(Date.now() - idempotencyTtlMs)
     const result = await store.createPlantWithKey(plant, { key, fingerprint: fingerprint(plant), keptSince })
@@ -76,7 +76,7 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
       const { id, name, tag } = request.body
       const key = idempotencyKey(request.headers['idempotency-key'])
       const plant = { id, owner: principalOf(request).subject, name, tag: tag ?? null, traceParent: traceParentOf(request.traceSpan) }
-      if ((await create(plant, key, reply)) === 'exists') throw duplicatePlant(id)
+      if ((await create(request.store, plant, key, reply)) === 'exists') throw duplicatePlant(id)
       reply.header('location', `/plants/${id}`)
       return tag === undefined ? { name } : { name, tag }
     },
@@ -112,7 +112,7 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
     async (request, reply) => {
       const query = request.query
       const { body, nextAfter } = await listPlants(
-        store,
+        request.store,
         { owner: visibleOwner(principalOf(request)), tag: query.tag ?? null, after: query.after ?? null, upTo: null },
         query.limit,
       )
@@ -140,7 +140,7 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
       },
     },
     async (request) => {
-      const plant = await store.getPlant(request.params.id, visibleOwner(principalOf(request)))
+      const plant = await request.store.getPlant(request.params.id, visibleOwner(principalOf(request)))
       if (plant === null) throw plantNotFound(request.params.id)
       return plant
     },
@@ -164,7 +164,7 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
       },
     },
     async (request, reply) => {
-      const deleted = await store.deletePlant(request.params.id, visibleOwner(principalOf(request)), traceParentOf(request.traceSpan))
+      const deleted = await request.store.deletePlant(request.params.id, visibleOwner(principalOf(request)), traceParentOf(request.traceSpan))
       if (!deleted) throw plantNotFound(request.params.id)
       return reply.code(204).send()
     },

@@ -18,11 +18,7 @@ import {
 } from '../api/schemas.js'
 import { principalOf, visibleOwner } from '../auth/principal.js'
 import { HttpError, subscriptionNotFound } from '../http/errors.js'
-import type { DeliveryRecord, PlantStore } from '../store/store.js'
-
-interface DeliveryRoutesOptions {
-  store: PlantStore
-}
+import type { DeliveryRecord } from '../store/store.js'
 
 const tags = ['webhooks']
 const security = [{ bearerAuth: ['webhooks:manage'] }]
@@ -49,10 +45,10 @@ function shown(record: DeliveryRecord) {
  * What a subscriber can see and fix after an outage: the deliveries log, redelivering one
  * event, recovering every failed one since a time, and a ping to test the endpoint.
  */
-export async function webhookDeliveryRoutes(app: FastifyInstance, { store }: DeliveryRoutesOptions): Promise<void> {
+export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void> {
   /** The subscription's id once the caller may reach it; 404 exactly as a missing one otherwise. */
   async function reachable(request: FastifyRequest<{ Params: { id: string } }>): Promise<string> {
-    const subscription = await store.getSubscription(request.params.id, visibleOwner(principalOf(request)))
+    const subscription = await request.store.getSubscription(request.params.id, visibleOwner(principalOf(request)))
     if (subscription === null) throw subscriptionNotFound(request.params.id)
     return subscription.id
   }
@@ -84,7 +80,7 @@ export async function webhookDeliveryRoutes(app: FastifyInstance, { store }: Del
     async (request, reply) => {
       const id = await reachable(request)
       const limit = request.query.limit ?? DEFAULT_PAGE
-      const records = await store.listDeliveries(id, request.query.before ?? null, limit)
+      const records = await request.store.listDeliveries(id, request.query.before ?? null, limit)
       const last = records.at(-1)
       if (records.length === limit && last !== undefined) {
         reply.header('link', `</webhooks/${encodeURIComponent(id)}/deliveries?limit=${limit}&before=${last.rowId}>; rel="next"`)
@@ -114,7 +110,7 @@ export async function webhookDeliveryRoutes(app: FastifyInstance, { store }: Del
     },
     async (request, reply) => {
       const id = await reachable(request)
-      const outcome = await store.redeliver(id, request.params.webhookId)
+      const outcome = await request.store.redeliver(id, request.params.webhookId)
       if (outcome === 'unknown') throw new HttpError(404, `no event ${request.params.webhookId} of webhook subscription ${id}`)
       if (outcome === 'pending') throw new HttpError(409, `event ${request.params.webhookId} is still pending: it is due already`)
       return reply.code(202).send()
@@ -143,7 +139,7 @@ export async function webhookDeliveryRoutes(app: FastifyInstance, { store }: Del
     async (request, reply) => {
       const id = await reachable(request)
       const since = new Date(request.body.since)
-      return reply.code(202).send({ requeued: await store.recoverDeliveries(id, since) })
+      return reply.code(202).send({ requeued: await request.store.recoverDeliveries(id, since) })
     },
   )
 
@@ -168,7 +164,7 @@ export async function webhookDeliveryRoutes(app: FastifyInstance, { store }: Del
     async (request, reply) => {
       const id = await reachable(request)
       const messageId = `msg_${randomBytes(16).toString('hex')}`
-      await store.queuePing(id, messageId, JSON.stringify({ subscription: id }), traceParentOf(request.traceSpan))
+      await request.store.queuePing(id, messageId, JSON.stringify({ subscription: id }), traceParentOf(request.traceSpan))
       return reply.code(202).send({ id: messageId })
     },
   )

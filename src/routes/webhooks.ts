@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { principalOf, visibleOwner } from '../auth/principal.js'
 import type { WebhookConfig } from '../config/config.js'
 import { badRequest, subscriptionNotFound } from '../http/errors.js'
-import type { PlantStore, Subscription } from '../store/store.js'
+import type { Subscription } from '../store/store.js'
 import { AddressPolicy } from '../webhooks/address-policy.js'
 import { newSecret, sealSecret } from '../webhooks/secrets.js'
 import { errorResponses, response } from '../api/responses.js'
@@ -25,7 +25,6 @@ import { DEFAULT_EVENTS } from '../api/events.js'
 import { registerMergePatchParser } from '../http/json-body.js'
 
 interface WebhookRoutesOptions {
-  store: PlantStore
   config: WebhookConfig
 }
 
@@ -50,7 +49,7 @@ function shown(subscription: Subscription): SubscriptionBody {
 }
 
 /** The routes that manage webhook subscriptions; registered inside a scope guarded by `guardWithToken`. */
-export async function webhookRoutes(app: FastifyInstance, { store, config }: WebhookRoutesOptions): Promise<void> {
+export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRoutesOptions): Promise<void> {
   const policy = new AddressPolicy(config.allowedNetworks)
 
   app.post<{ Body: NewSubscriptionBody }>(
@@ -80,14 +79,14 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       const principal = principalOf(request)
       const refusal = await policy.refusal(request.body.url)
       if (refusal !== null) throw badRequest(refusal)
-      if ((await store.countSubscriptions(principal.subject)) >= SUBSCRIPTIONS_PER_SUBJECT) {
+      if ((await request.store.countSubscriptions(principal.subject)) >= SUBSCRIPTIONS_PER_SUBJECT) {
         throw badRequest(`a subject may have at most ${SUBSCRIPTIONS_PER_SUBJECT} webhook subscriptions; delete one first`)
       }
       const id = `wh_${randomBytes(16).toString('base64url')}`
       const secret = newSecret()
       const allPlants = visibleOwner(principal) === null
       const events = request.body.events ?? [...DEFAULT_EVENTS]
-      await store.createSubscription({
+      await request.store.createSubscription({
         id,
         subject: principal.subject,
         allPlants,
@@ -129,7 +128,7 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
         },
       },
     },
-    async (request) => (await store.listSubscriptions(visibleOwner(principalOf(request)))).map(shown),
+    async (request) => (await request.store.listSubscriptions(visibleOwner(principalOf(request)))).map(shown),
   )
 
   app.delete<{ Params: SubscriptionIdParamsType }>(
@@ -151,7 +150,7 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       },
     },
     async (request, reply) => {
-      if (!(await store.deleteSubscription(request.params.id, visibleOwner(principalOf(request)))))
+      if (!(await request.store.deleteSubscription(request.params.id, visibleOwner(principalOf(request)))))
         throw subscriptionNotFound(request.params.id)
       return reply.code(204).send()
     },
@@ -175,7 +174,7 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       },
     },
     async (request) => {
-      const subscription = await store.getSubscription(request.params.id, visibleOwner(principalOf(request)))
+      const subscription = await request.store.getSubscription(request.params.id, visibleOwner(principalOf(request)))
       if (subscription === null) throw subscriptionNotFound(request.params.id)
       return shown(subscription)
     },
@@ -215,7 +214,7 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
           ...(events === undefined ? {} : { events }),
           ...(enabled === undefined ? {} : { enabled }),
         }
-        const subscription = await store.updateSubscription(request.params.id, visibleOwner(principalOf(request)), change)
+        const subscription = await request.store.updateSubscription(request.params.id, visibleOwner(principalOf(request)), change)
         if (subscription === null) throw subscriptionNotFound(request.params.id)
         return shown(subscription)
       },
@@ -245,7 +244,7 @@ export async function webhookRoutes(app: FastifyInstance, { store, config }: Web
       const secret = newSecret()
       const previousSecretExpiresAt = new Date(Date.now() + config.secretOverlapMs)
       const subject = visibleOwner(principalOf(request))
-      if (!(await store.rotateSecret(request.params.id, subject, sealSecret(secret, config.secretKey), previousSecretExpiresAt))) {
+      if (!(await request.store.rotateSecret(request.params.id, subject, sealSecret(secret, config.secretKey), previousSecretExpiresAt))) {
         throw subscriptionNotFound(request.params.id)
       }
       return { secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() }

@@ -1,4 +1,4 @@
-import { type Span, SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api'
+import { type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api'
 import type { PlantStore } from './store.js'
 
 export type DatabaseSystem = 'sqlite' | 'postgresql'
@@ -18,49 +18,60 @@ function methodNames(store: object): string[] {
   return [...names]
 }
 
+/** What a view holds: the request's span, as the context its store spans are children of. */
+interface View {
+  parent: Context
+}
+
 /**
- * The store with a CLIENT span around each call made inside a sampled span: `db.system.name`
- * and `db.operation.name` (the store operation, such as createPlant), the same on both stores.
- * A call outside a trace (the delivery worker's polls, pruning, metrics) records nothing, so
- * background work makes no traces of its own. Used only while tracing is on.
+ * Views of the store whose every call is a CLIENT span, a child of a given span:
+ * `db.system.name` and `db.operation.name` (the store operation, such as createPlant), the same
+ * on both stores. The parent is passed, not looked up in the active context: carrying a context
+ * across awaits costs AsyncLocalStorage, whose promise hooks on Node 20 then slow every request,
+ * sampled or not. A request the sampler left out, and background work (the delivery worker's
+ * polls, pruning, metrics), use the store itself and record nothing.
  */
-export function tracedStore(store: PlantStore, system: DatabaseSystem): PlantStore {
+export function storeSpans(store: PlantStore, system: DatabaseSystem): { childrenOf(span: Span): PlantStore } {
   const tracer = trace.getTracer('plantstore-store')
-  const traced: Record<string, unknown> = {}
+  const methods: Record<string, (this: View, ...args: unknown[]) => unknown> = {}
   for (const name of methodNames(store)) {
-    const method = (store as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!.bind(store)
-    traced[name] = (...args: unknown[]) => {
-      const parent = context.active()
-      if (trace.getSpan(parent)?.isRecording() !== true) return method(...args)
-      const span = tracer.startSpan(
-        name,
-        { kind: SpanKind.CLIENT, attributes: { 'db.system.name': system, 'db.operation.name': name } },
-        parent,
-      )
-      let result: unknown
-      try {
-        result = context.with(trace.setSpan(parent, span), () => method(...args))
-      } catch (error) {
-        failed(span, error)
-        throw error
-      }
-      if (!(result instanceof Promise)) {
-        span.end()
-        return result
-      }
-      return result.then(
-        (value: unknown) => {
-          span.end()
-          return value
-        },
-        (error: unknown) => {
-          failed(span, error)
-          throw error
-        },
-      )
+    const method = (store as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!
+    methods[name] = function (this: View, ...args: unknown[]) {
+      return traced(tracer, name, system, this.parent, () => method.apply(store, args))
     }
   }
-  return traced as unknown as PlantStore
+  return {
+    childrenOf: (span) => Object.assign(Object.create(methods) as View, { parent: trace.setSpan(ROOT_CONTEXT, span) }) as unknown as PlantStore,
+  }
+}
+
+function traced(tracer: Tracer, name: string, system: DatabaseSystem, parent: Context, call: () => unknown): unknown {
+  const span = tracer.startSpan(
+    name,
+    { kind: SpanKind.CLIENT, attributes: { 'db.system.name': system, 'db.operation.name': name } },
+    parent,
+  )
+  let result: unknown
+  try {
+    result = call()
+  } catch (error) {
+    failed(span, error)
+    throw error
+  }
+  if (!(result instanceof Promise)) {
+    span.end()
+    return result
+  }
+  return result.then(
+    (value: unknown) => {
+      span.end()
+      return value
+    },
+    (error: unknown) => {
+      failed(span, error)
+      throw error
+    },
+  )
 }
 
 /** The error's kind (a SQLSTATE or a class), never its message: a driver's message may quote the statement's values. */

@@ -1,0 +1,17 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { PlantStore } from '../store/store.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The store as this request uses it. With tracing on, a sampled request's calls are spans
+     * of its trace; otherwise it is the store itself.
+     */
+    readonly store: PlantStore
+  }
+}
+
+/** `request.store`, a getter on the request's prototype: it costs a request nothing to set. */
+export function decorateRequestStore(app: FastifyInstance, storeOf: (this: FastifyRequest) => PlantStore): void {
+  app.decorateRequest('store', { getter: storeOf })
+}
