@@ -78,10 +78,11 @@ async function authenticatorFor(
 export async function buildApp({ store, logger, config, now = Date.now, tracing = null }: AppOptions): Promise<FastifyInstance> {
   const requestMetrics = new RequestMetrics()
   const metrics = createRegistry()
-  const serverSpans = tracing === null ? null : await import('./http/server-spans.js')
+  const spans =
+    tracing === null ? null : new (await import('./http/server-spans.js')).ServerSpans(tracing.serviceName, store, tracing.databaseSystem)
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    logController: new RequestLogController(requestMetrics, serverSpans === null ? undefined : serverSpans.endServerSpan),
+    logController: new RequestLogController(requestMetrics, spans),
     genReqId: requestId,
     // The client address (rate limit per address, logs) comes from X-Forwarded-For only as far as this allows.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
@@ -100,9 +101,8 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   })
-  // First, so that the span and its store exist for every later hook and the handlers.
-  if (tracing === null || serverSpans === null) decorateRequestStore(app, () => store)
-  else serverSpans.registerServerSpans(app, tracing.serviceName, store, tracing.databaseSystem)
+  if (spans === null) decorateRequestStore(app, () => store)
+  else spans.decorate(app)
   app.setValidatorCompiler(createValidatorCompiler(PATTERN_MEANINGS, NAMED_SCHEMAS))
   app.setErrorHandler(sendError)
   app.setNotFoundHandler((request, reply) => {

@@ -2,6 +2,12 @@ import { type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import type { RequestMetrics } from './metrics.js'
 import { loggableUrl } from './safe-url.js'
 
+/** What traces a request: a span from its arrival to its answer, whose ids its line carries. */
+export interface RequestSpans {
+  start(request: FastifyRequest): void
+  end(request: FastifyRequest, reply: FastifyReply): Record<string, string>
+}
+
 /** The fields of a request's line, flat, so that log queries need no nesting. */
 function outcome(request: FastifyRequest, reply: FastifyReply) {
   return {
@@ -20,20 +26,22 @@ function outcome(request: FastifyRequest, reply: FastifyReply) {
  * two). An onResponse hook of its own for the metrics cost a second hook run per request.
  */
 export class RequestLogController extends LogController {
-  /** `traceIds`: with tracing on, ends the request's span and answers its ids, for its line. */
+  /** `spans`: with tracing on, each request's SERVER span, started here and ended for its line. */
   constructor(
     private readonly metrics: RequestMetrics,
-    private readonly traceIds?: (request: FastifyRequest, reply: FastifyReply) => Record<string, string>,
+    private readonly spans: RequestSpans | null = null,
   ) {
     super()
   }
 
-  override incomingRequest(): void {}
+  override incomingRequest(request: FastifyRequest): void {
+    this.spans?.start(request)
+  }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     this.metrics.record(request, reply)
     const fields = outcome(request, reply)
-    if (this.traceIds !== undefined) Object.assign(fields, this.traceIds(request, reply))
+    if (this.spans !== null) Object.assign(fields, this.spans.end(request, reply))
     if (error) reply.log.error({ ...fields, err: error }, 'request errored')
     // Through the server's logger: the request id is a field of the line, and a request that
     // logged nothing else never needs a child logger of its own.

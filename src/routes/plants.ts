@@ -164,7 +164,11 @@ export async function plantRoutes(app: FastifyInstance, { store, idempotencyTtlM
       },
     },
     async (request, reply) => {
-      const deleted = await request.store.deletePlant(request.params.id, visibleOwner(principalOf(request)), traceParentOf(request.traceSpan))
+      const deleted = await request.store.deletePlant(
+        request.params.id,
+        visibleOwner(principalOf(request)),
+        traceParentOf(request.traceSpan),
+      )
       if (!deleted) throw plantNotFound(request.params.id)
       return reply.code(204).send()
     },

@@ -41,7 +41,8 @@ export function storeSpans(store: PlantStore, system: DatabaseSystem): { childre
     }
   }
   return {
-    childrenOf: (span) => Object.assign(Object.create(methods) as View, { parent: trace.setSpan(ROOT_CONTEXT, span) }) as unknown as PlantStore,
+    childrenOf: (span) =>
+      Object.assign(Object.create(methods) as View, { parent: trace.setSpan(ROOT_CONTEXT, span) }) as unknown as PlantStore,
   }
 }
 
