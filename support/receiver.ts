@@ -16,6 +16,8 @@ export interface Received {
 export interface Answer {
   status: number
   headers?: Record<string, string>
+  /** Never answer: the request stays open until the sender gives up or the receiver closes. */
+  hold?: boolean
 }
 
 /**
@@ -45,8 +47,8 @@ export class Receiver {
         const received = { path: request.url ?? '', headers: request.headers, body, at: performance.now() }
         const index = receiver.count++
         if (receiver.keep) receiver.received.push(received)
-        const { status, headers = {} } = receiver.answer(received, index)
-        response.writeHead(status, headers).end()
+        const { status, headers = {}, hold = false } = receiver.answer(received, index)
+        if (!hold) response.writeHead(status, headers).end()
         receiver.waiters = receiver.waiters.filter((waiter) => {
           if (!waiter.check()) return true
           waiter.resolve()

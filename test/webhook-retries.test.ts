@@ -67,14 +67,17 @@ for (const kind of STORE_KINDS) {
     const db = await freshDatabase(kind)
     const store = await openStore(loadConfig({ DATABASE_URL: db.url }).database)
     try {
-      await store.createSubscription({
-        id: 'wh_prune',
-        subject: 'pruner',
-        allPlants: false,
-        url: 'https://hooks.example.com/',
-        events: ['newPlant'],
-        secret: 'whsec_AAAA',
-      })
+      await store.createSubscription(
+        {
+          id: 'wh_prune',
+          subject: 'pruner',
+          allPlants: false,
+          url: 'https://hooks.example.com/',
+          events: ['newPlant'],
+          secret: 'whsec_AAAA',
+        },
+        25,
+      )
       for (const id of [1n, 2n, 3n]) assert.equal(await store.createPlant({ id, owner: 'pruner', name: `p${id}`, tag: null }), true)
       const claims = await store.claimDeliveries(2, 60_000)
       assert.equal(claims.length, 2)

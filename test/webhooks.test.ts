@@ -294,14 +294,17 @@ describe('outbound safety', () => {
   test('at delivery, a target that is (or resolves to) loopback gets no connection', async () => {
     // Made behind the route's back, as if the name had resolved elsewhere at registration.
     for (const url of [receiver.url(), `http://localhost:${receiver.port}/hook`]) {
-      await fx.store.createSubscription({
-        id: `wh_test_${randomBytes(4).toString('hex')}`,
-        subject: 'admin',
-        allPlants: true,
-        events: ['newPlant'],
-        url,
-        secret: `whsec_${randomBytes(24).toString('base64')}`,
-      })
+      await fx.store.createSubscription(
+        {
+          id: `wh_test_${randomBytes(4).toString('hex')}`,
+          subject: 'admin',
+          allPlants: true,
+          events: ['newPlant'],
+          url,
+          secret: `whsec_${randomBytes(24).toString('base64')}`,
+        },
+        25,
+      )
     }
     const created = await fx.api.createPlant(fx.adminToken, { id: 77n, name: 'not for loopback' })
     assert.equal(created.status, 200)

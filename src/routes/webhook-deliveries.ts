@@ -97,14 +97,15 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
         operationId: 'redeliverEvent',
         summary: 'Send one event again',
         description:
-          'A delivered or failed event is due again now, with the same webhook-id and body, and a new round of retries. ' +
-          'An event still pending is already due: 409. An unknown webhook-id, or one of another subscription: 404.',
+          'The event is due again now, with the same webhook-id and body, and a new round of retries, whatever its state: ' +
+          'one whose attempt is under way (a receiver may ask the instant it got the body) is sent once more after that attempt. ' +
+          'An unknown webhook-id, or one of another subscription: 404.',
         tags,
         security,
         params: DeliveryParams,
         response: {
           202: response('The event is due again; its deliveries log shows the attempts', { limited: true }),
-          ...errorResponses([400, 401, 403, 404, 409, 429, 503], { limited: true }),
+          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
         },
       },
     },
@@ -112,7 +113,6 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
       const id = await reachable(request)
       const outcome = await request.store.redeliver(id, request.params.webhookId)
       if (outcome === 'unknown') throw new HttpError(404, `no event ${request.params.webhookId} of webhook subscription ${id}`)
-      if (outcome === 'pending') throw new HttpError(409, `event ${request.params.webhookId} is still pending: it is due already`)
       return reply.code(202).send()
     },
   )
@@ -164,7 +164,10 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
     async (request, reply) => {
       const id = await reachable(request)
       const messageId = `msg_${randomBytes(16).toString('hex')}`
-      await request.store.queuePing(id, messageId, JSON.stringify({ subscription: id }), traceParentOf(request.traceSpan))
+      // A subscription deleted since it was found gets no ping: 404, as if the request had come after.
+      if (!(await request.store.queuePing(id, messageId, JSON.stringify({ subscription: id }), traceParentOf(request.traceSpan)))) {
+        throw subscriptionNotFound(id)
+      }
       return reply.code(202).send({ id: messageId })
     },
   )

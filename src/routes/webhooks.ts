@@ -79,32 +79,24 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
       const principal = principalOf(request)
       const refusal = await policy.refusal(request.body.url)
       if (refusal !== null) throw badRequest(refusal)
-      if ((await request.store.countSubscriptions(principal.subject)) >= SUBSCRIPTIONS_PER_SUBJECT) {
-        throw badRequest(`a subject may have at most ${SUBSCRIPTIONS_PER_SUBJECT} webhook subscriptions; delete one first`)
-      }
       const id = `wh_${randomBytes(16).toString('base64url')}`
       const secret = newSecret()
-      const allPlants = visibleOwner(principal) === null
-      const events = request.body.events ?? [...DEFAULT_EVENTS]
-      await request.store.createSubscription({
-        id,
-        subject: principal.subject,
-        allPlants,
-        url: request.body.url,
-        events,
-        secret: sealSecret(secret, config.secretKey),
-      })
-      reply.code(201).header('location', `/webhooks/${id}`)
-      const made = {
-        id,
-        url: request.body.url,
-        events,
-        allPlants,
-        enabled: true,
-        disabledReason: null,
-        createdAt: new Date().toISOString(),
+      const made = await request.store.createSubscription(
+        {
+          id,
+          subject: principal.subject,
+          allPlants: visibleOwner(principal) === null,
+          url: request.body.url,
+          events: request.body.events ?? [...DEFAULT_EVENTS],
+          secret: sealSecret(secret, config.secretKey),
+        },
+        SUBSCRIPTIONS_PER_SUBJECT,
+      )
+      if (made === null) {
+        throw badRequest(`a subject may have at most ${SUBSCRIPTIONS_PER_SUBJECT} webhook subscriptions; delete one first`)
       }
-      return { ...made, status: 'active', secret }
+      reply.code(201).header('location', `/webhooks/${id}`)
+      return { ...shown(made), secret }
     },
   )
 
@@ -139,7 +131,7 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
         operationId: 'deleteSubscription',
         summary: 'Delete a webhook subscription',
         description:
-          "No event is sent to it any more, pending retries included. Another subject's subscription is answered exactly as a missing one: 404.",
+          "No event is sent to it any more, pending retries included, and its deliveries log goes with it. Another subject's subscription is answered exactly as a missing one: 404.",
         tags,
         security,
         params: SubscriptionIdParams,

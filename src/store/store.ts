@@ -75,6 +75,9 @@ export interface Subscription {
   disabledReason: string | null
 }
 
+/** A subscription to be made: its time and state are the store's. */
+export type NewSubscription = Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>
+
 /** What a PATCH of a subscription may change. */
 export interface SubscriptionChange {
   url?: string
@@ -156,8 +159,11 @@ export const GONE_REASON = '410 Gone'
 /** disabledReason of a subscription disabled for failing since `since`. */
 export const failingReason = (since: Date) => `no 2xx answer since ${since.toISOString()}`
 
-/** What a redelivery found: the event is due again, is still pending anyway, or is unknown. */
-export type Redelivery = 'requeued' | 'pending' | 'unknown'
+/**
+ * What a redelivery found: the event is due again (now, or once the attempt under way has its
+ * outcome recorded), or it is unknown.
+ */
+export type Redelivery = 'requeued' | 'unknown'
 
 /** The body of a ping event, and the plant id its outbox row carries (it is about no plant). */
 export const PING_PLANT_ID = 0n
@@ -225,11 +231,14 @@ export interface PlantStore extends HasMetrics {
    * Webhooks. Every create that answers `true` also writes, in its transaction, one pending
    * event per subscription that is active then and covers the plant's owner.
    */
-  createSubscription(subscription: Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>): Promise<void>
+  /**
+   * Makes the subscription unless its subject has `limit` already, counted in the same
+   * transaction as the insert; answers it as kept (its createdAt is the stored instant), or null.
+   */
+  createSubscription(subscription: NewSubscription, limit: number): Promise<Subscription | null>
   /** The subject's subscriptions (null: everyone's), oldest first. */
   listSubscriptions(subject: string | null): Promise<Subscription[]>
-  countSubscriptions(subject: string): Promise<number>
-  /** Deletes the subscription and its pending events; false when `subject` (null: any) has none with this id. */
+  /** Deletes the subscription and all its events; false when `subject` (null: any) has none with this id. */
   deleteSubscription(id: string, subject: string | null): Promise<boolean>
   /** The subscription, when it is the subject's (any subject's for null); else null. */
   getSubscription(id: string, subject: string | null): Promise<Subscription | null>
@@ -243,13 +252,19 @@ export interface PlantStore extends HasMetrics {
   hasDueDeliveries(): Promise<boolean>
   /** Claims up to `limit` due events for one attempt each; an unrecorded claim is due again after `leaseMs`. */
   claimDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>
-  /** Records attempts' outcomes in one transaction, each unless its claim has been taken over since. */
   /**
-   * Records the outcomes and, in the same transaction, each subscription's failing streak: a
-   * 410, or failures with no 2xx for `policy.disableAfterMs`, disable it and fail its pending
-   * events. Answers the subscriptions that were disabled now.
+   * Records the outcomes, each unless its claim has been taken over since, and in the same
+   * transaction each subscription's failing streak: a 410, or failures with no 2xx for
+   * `policy.disableAfterMs`, disable it and fail its pending events. An event redelivered during
+   * its attempt is due again at once. Answers the subscriptions that were disabled now. A claim
+   * whose outcome could not be written stays claimed until its lease ends.
    */
   finishDeliveries(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]>
+  /**
+   * Gives back claims whose attempts a stop cut off: no attempt is counted, and each event is
+   * due again now (after the restart), with its webhook-id.
+   */
+  releaseDeliveries(claims: readonly ClaimedDelivery[]): Promise<void>
   /**
    * Gives the subscription `secret` (sealed as stored); the one it replaces signs beside it until
    * `previousExpiresAt`, and an older previous one stops. false when it is not the subject's.
@@ -257,12 +272,15 @@ export interface PlantStore extends HasMetrics {
   rotateSecret(id: string, subject: string | null, secret: string, previousExpiresAt: Date): Promise<boolean>
   /** The subscription's events, newest first, those before the row `before` (all when null). */
   listDeliveries(subscriptionId: string, before: bigint | null, limit: number): Promise<DeliveryRecord[]>
-  /** Makes a delivered or failed event due now, with the same webhook-id and body, and a new round of retries. */
+  /**
+   * Makes the event due now, with the same webhook-id and body, and a new round of retries; one
+   * whose attempt is under way is sent once more after that attempt.
+   */
   redeliver(subscriptionId: string, messageId: string): Promise<Redelivery>
   /** Makes every failed event created at or after `since` due now; answers how many. */
   recoverDeliveries(subscriptionId: string, since: Date): Promise<number>
-  /** Writes a ping event for the subscription, due now, whether or not it is enabled. */
-  queuePing(subscriptionId: string, messageId: string, body: string, traceParent?: string | null): Promise<void>
+  /** Writes a ping event for the subscription, due now, whether or not it is enabled; false when it is gone. */
+  queuePing(subscriptionId: string, messageId: string, body: string, traceParent?: string | null): Promise<boolean>
   webhookBacklog(): Promise<WebhookBacklog>
   /** Deletes at most `limit` delivered or given-up events finished before `before`; answers how many went. */
   pruneDeliveries(before: Date, limit: number): Promise<number>

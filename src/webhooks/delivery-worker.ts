@@ -25,8 +25,10 @@ const ERROR_WAIT_MS = 1_000
 const LEASE_MARGIN_MS = 15_000
 /** Outcomes are written together at most this long after the first of them. */
 const RECORD_EVERY_MS = 50
-/** How long a stop waits for attempts under way; their leases cover the rest. */
+/** How long a stop waits for attempts under way before it cuts them off and gives their claims back. */
 const STOP_WAIT_MS = 3_000
+/** How long cut-off attempts may take to settle once their connections are destroyed. */
+const CUT_WAIT_MS = 1_000
 
 /** The `outcome` label of webhook_deliveries_total for each kind of outcome. */
 const OUTCOME_LABEL: Record<DeliveryOutcome['kind'], string> = {
@@ -35,6 +37,10 @@ const OUTCOME_LABEL: Record<DeliveryOutcome['kind'], string> = {
   'given-up': 'given_up',
   disable: 'disabled',
 }
+
+/** Resolves when `work` settles or `ms` has passed, whichever is first. */
+const settledWithin = (work: Promise<unknown>, ms: number): Promise<unknown> =>
+  Promise.race([work, new Promise((resolve) => setTimeout(resolve, ms).unref())])
 
 const isSuccess = (result: AttemptResult): boolean => 'status' in result && result.status >= 200 && result.status < 300
 
@@ -58,6 +64,9 @@ export class DeliveryWorker implements HasMetrics {
   private busy = false
   private utilisationTimer: NodeJS.Timeout | undefined
   private finished: FinishedDelivery[] = []
+  /** Set once a stop has cut off the attempts still under way: they end without an answer and count for nothing. */
+  private cutOff = false
+  private readonly cut: ClaimedDelivery[] = []
   private recordTimer: NodeJS.Timeout | undefined
   private readonly recording = new Set<Promise<void>>()
   private readonly outcomes = new Counter({
@@ -105,17 +114,33 @@ export class DeliveryWorker implements HasMetrics {
     this.loop = this.run()
   }
 
-  /** Stops claiming, and waits a little for the attempts under way. */
+  /**
+   * Stops claiming and waits a little for the attempts under way. Those still unanswered then
+   * are cut off and their claims given back: a stop is not the receiver failing, so no retry is
+   * spent, and each is due again after the restart with its webhook-id.
+   */
   async stop(): Promise<void> {
     this.running = false
     clearInterval(this.utilisationTimer)
     this.wake?.()
     await this.loop
-    const waited = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())
-    await Promise.race([Promise.all(this.underWay), waited])
+    await settledWithin(Promise.all(this.underWay), STOP_WAIT_MS)
+    this.cutOff = true
+    this.sender.close()
+    await settledWithin(Promise.all(this.underWay), CUT_WAIT_MS)
     await this.record()
     await Promise.all(this.recording)
-    this.sender.close()
+    if (this.cut.length > 0) {
+      const cut = this.cut.splice(0)
+      await this.store.releaseDeliveries(cut).then(
+        () => this.log.info({ events: cut.length }, 'webhook attempts cut off by the stop; they are due again after the restart'),
+        (error: unknown) =>
+          this.log.warn(
+            { err: error, events: cut.length },
+            'cut-off webhook attempts could not be given back; due again when their leases end',
+          ),
+      )
+    }
   }
 
   private async run(): Promise<void> {
@@ -172,6 +197,10 @@ export class DeliveryWorker implements HasMetrics {
       result = { error: (error as Error).message, blocked: false }
     }
     stopTimer()
+    if (this.cutOff && 'error' in result) {
+      this.cut.push(claim)
+      return
+    }
     const outcome = this.outcomeOf(claim, result)
     this.outcomes.inc({ outcome: OUTCOME_LABEL[outcome.kind] })
     const where = { subscription: claim.subscriptionId, webhookId: claim.messageId, attempt: claim.attempt, result: outcome.result }

@@ -50,6 +50,9 @@ export class Sender implements AttemptSender {
     'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
   }
 
+  /** Requests not yet settled: closing the sender ends them. */
+  private readonly inFlight = new Set<http.ClientRequest>()
+
   constructor(
     private readonly policy: AddressPolicy,
     private readonly timeoutMs: number,
@@ -70,6 +73,7 @@ export class Sender implements AttemptSender {
         if (settled) return
         settled = true
         clearTimeout(timer)
+        this.inFlight.delete(request)
         resolve(result)
       }
       const request = (protocol === 'https:' ? https : http).request(url, {
@@ -110,11 +114,14 @@ export class Sender implements AttemptSender {
         response.on('error', done)
         response.on('close', done)
       })
+      this.inFlight.add(request)
       request.end(attempt.body)
     })
   }
 
+  /** Ends every attempt under way (each settles with an error) and every kept connection. */
   close(): void {
+    for (const request of this.inFlight) request.destroy(new Error('the sender closed'))
     this.agents['http:'].destroy()
     this.agents['https:'].destroy()
   }

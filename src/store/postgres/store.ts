@@ -46,6 +46,7 @@ import {
   type StoreLog,
   StoreUnavailableError,
   DISABLED_BY_REQUEST,
+  type NewSubscription,
   type Subscription,
   type SubscriptionChange,
   type TokenRecord,
@@ -91,14 +92,20 @@ const idKey = (write: { id: bigint }) => String(write.id)
 /** The events of created plants (`c`): one per subscription active now that covers the owner. */
 const INSERT_EVENTS = 'INSERT INTO webhook_deliveries (subscription_id, event, plant_id, body, trace_parent)'
 const NEW_PLANT_EVENT = `'${NEW_PLANT.name}'`
-/** The enabled subscriptions that receive `event` and cover the owner of `c`. */
+/**
+ * The enabled subscriptions that receive `event` and cover the owner of `c`. Each is locked FOR
+ * KEY SHARE, as the events' foreign key would lock it: one deleted since this statement's
+ * snapshot is skipped (no event for it, and no foreign key error), and a delete waits for this
+ * transaction, then takes the events with it.
+ */
 const subscriptionsFor = (event: string) =>
   `JOIN webhook_subscriptions s ON s.disabled_at IS NULL AND (s.all_plants OR s.subject = c.owner) AND ${receives('s.events', event)}`
+const LOCK_SUBSCRIPTIONS = ' FOR KEY SHARE OF s'
 const ACTIVE_SUBSCRIPTIONS = subscriptionsFor(NEW_PLANT.name)
 /** The plantDeleted events of the deleted rows `c`; the body is PLANT_DELETED's, written in SQL: an int8's text is exact. */
 const DELETED_EVENTS =
   `events AS (${INSERT_EVENTS} SELECT s.id, '${PLANT_DELETED.name}', c.id, '{"id":' || c.id::text || '}', c.trace_parent ` +
-  `FROM deleted c ${subscriptionsFor(PLANT_DELETED.name)}) `
+  `FROM deleted c ${subscriptionsFor(PLANT_DELETED.name)}${LOCK_SUBSCRIPTIONS}) `
 
 /** For each write, in order, whether the statement changed its id. */
 function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[] {
@@ -235,7 +242,7 @@ export class PostgresStore implements PlantStore {
       const result = await this.query<{ id: string }>(
         'create_plant',
         `WITH created AS (INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id, owner), ` +
-          `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, $5, $6 FROM created c ${ACTIVE_SUBSCRIPTIONS}) ` +
+          `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, $5, $6 FROM created c ${ACTIVE_SUBSCRIPTIONS}${LOCK_SUBSCRIPTIONS}) ` +
           'SELECT id FROM created',
         [String(plant.id), plant.owner, plant.name, plant.tag, NEW_PLANT.body(plant), plant.traceParent ?? null],
       )
@@ -245,7 +252,7 @@ export class PostgresStore implements PlantStore {
       'create_plants',
       'WITH input AS (SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS i (id, owner, name, tag, body, trace_parent)), ' +
         'created AS (INSERT INTO plants (id, owner, name, tag) SELECT id, owner, name, tag FROM input ON CONFLICT (id) DO NOTHING RETURNING id, owner), ' +
-        `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, i.body, i.trace_parent FROM created c JOIN input i ON i.id = c.id ${ACTIVE_SUBSCRIPTIONS}) ` +
+        `events AS (${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, c.id, i.body, i.trace_parent FROM created c JOIN input i ON i.id = c.id ${ACTIVE_SUBSCRIPTIONS}${LOCK_SUBSCRIPTIONS}) ` +
         'SELECT id FROM created',
       [
         plants.map((plant) => String(plant.id)),
@@ -316,7 +323,7 @@ export class PostgresStore implements PlantStore {
         const created = inserted.rowCount === 1
         if (created) {
           await client.query(
-            `${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, $1, $2, $4 FROM (SELECT $3::text AS owner) c ${ACTIVE_SUBSCRIPTIONS}`,
+            `${INSERT_EVENTS} SELECT s.id, ${NEW_PLANT_EVENT}, $1, $2, $4 FROM (SELECT $3::text AS owner) c ${ACTIVE_SUBSCRIPTIONS}${LOCK_SUBSCRIPTIONS}`,
             [String(plant.id), NEW_PLANT.body(plant), plant.owner, plant.traceParent ?? null],
           )
         }
@@ -434,13 +441,21 @@ export class PostgresStore implements PlantStore {
     return result.rowCount === 1
   }
 
-  async createSubscription(subscription: Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>): Promise<void> {
+  /** Under a transaction lock on the subject: instances count and insert one request at a time. */
+  createSubscription(subscription: NewSubscription, limit: number): Promise<Subscription | null> {
     const { id, subject, allPlants, url, events, secret } = subscription
-    await this.query(
-      'create_subscription',
-      'INSERT INTO webhook_subscriptions (id, subject, all_plants, url, events, secret) VALUES ($1, $2, $3, $4, $5, $6)',
-      [id, subject, allPlants, url, events.join(' '), secret],
-    )
+    return this.transaction(async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook_subscriptions ' || $1, 0))", [subject])
+      const counted = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM webhook_subscriptions WHERE subject = $1', [
+        subject,
+      ])
+      if ((counted.rows[0]?.count ?? 0) >= limit) return null
+      const made = await client.query<SubscriptionRow<Date, boolean>>(
+        `INSERT INTO webhook_subscriptions (id, subject, all_plants, url, events, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SUBSCRIPTION_COLUMNS}`,
+        [id, subject, allPlants, url, events.join(' '), secret],
+      )
+      return toSubscription(made.rows[0] as SubscriptionRow<Date, boolean>, postgresTime)
+    })
   }
 
   async getSubscription(id: string, subject: string | null): Promise<Subscription | null> {
@@ -490,25 +505,14 @@ export class PostgresStore implements PlantStore {
     return result.rows.map((row) => toSubscription(row, postgresTime))
   }
 
-  async countSubscriptions(subject: string): Promise<number> {
-    const result = await this.query<{ count: number }>(
-      'count_subscriptions',
-      'SELECT count(*)::int AS count FROM webhook_subscriptions WHERE subject = $1',
-      [subject],
+  /** Its events go with it (ON DELETE CASCADE), once the writes holding it FOR KEY SHARE have committed. */
+  async deleteSubscription(id: string, subject: string | null): Promise<boolean> {
+    const deleted = await this.query(
+      'delete_subscription',
+      'DELETE FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR subject = $2)',
+      [id, subject],
     )
-    return result.rows[0]?.count ?? 0
-  }
-
-  deleteSubscription(id: string, subject: string | null): Promise<boolean> {
-    return this.transaction(async (client) => {
-      const deleted = await client.query('DELETE FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR subject = $2)', [
-        id,
-        subject,
-      ])
-      if (deleted.rowCount !== 1) return false
-      await client.query("DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'pending'", [id])
-      return true
-    })
+    return deleted.rowCount === 1
   }
 
   async hasDueDeliveries(): Promise<boolean> {
@@ -525,9 +529,11 @@ export class PostgresStore implements PlantStore {
     const result = await this.query<ClaimRow<string>>(
       'claim_deliveries',
       // The locking read is a CTE so that it runs once: as an IN subquery the planner may run it again and claim more.
-      "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) " +
-        'UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::float8 / 1000) ' +
-        'FROM due, webhook_subscriptions AS s WHERE d.id = due.id AND s.id = d.subscription_id ' +
+      // A claim also clears a redeliver asked for during an attempt since cut off: this attempt is the one more.
+      "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED), " +
+        'lease AS (SELECT now() + make_interval(secs => $2::float8 / 1000) AS until) ' +
+        'UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, next_attempt_at = lease.until, leased_until = lease.until, redeliver = false ' +
+        'FROM due, lease, webhook_subscriptions AS s WHERE d.id = due.id AND s.id = d.subscription_id ' +
         'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.url, s.secret, ' +
         'CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret',
       [limit, leaseMs],
@@ -542,9 +548,12 @@ export class PostgresStore implements PlantStore {
       outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'pending' : 'given_up'
     return this.transaction(async (client) => {
       const recorded = await client.query<{ id: string }>(
-        'UPDATE webhook_deliveries AS d SET state = u.state, last_result = u.result, last_status = u.status, last_attempt_at = now(), ' +
-          "finished_at = CASE WHEN u.state = 'pending' THEN NULL ELSE now() END, " +
-          "next_attempt_at = CASE WHEN u.state = 'pending' THEN now() + make_interval(secs => u.after_ms / 1000) ELSE d.next_attempt_at END " +
+        // A redeliver asked for during the attempt makes the event due again now, with a new round of retries.
+        "UPDATE webhook_deliveries AS d SET state = CASE WHEN d.redeliver THEN 'pending' ELSE u.state END, " +
+          'attempts = CASE WHEN d.redeliver THEN 0 ELSE d.attempts END, redeliver = false, leased_until = NULL, ' +
+          'last_result = u.result, last_status = u.status, last_attempt_at = now(), ' +
+          "finished_at = CASE WHEN d.redeliver OR u.state = 'pending' THEN NULL ELSE now() END, " +
+          "next_attempt_at = CASE WHEN d.redeliver THEN now() WHEN u.state = 'pending' THEN now() + make_interval(secs => u.after_ms / 1000) ELSE d.next_attempt_at END " +
           'FROM unnest($1::int8[], $2::int[], $3::text[], $4::float8[], $5::text[], $6::int[]) AS u (id, attempt, state, after_ms, result, status) ' +
           "WHERE d.id = u.id AND d.attempts = u.attempt AND d.state = 'pending' RETURNING d.id::text AS id",
         [
@@ -591,6 +600,17 @@ export class PostgresStore implements PlantStore {
     })
   }
 
+  /** The claim's count is taken back, fenced by it as an outcome is: a claim taken over since stays. */
+  async releaseDeliveries(claims: readonly ClaimedDelivery[]): Promise<void> {
+    if (claims.length === 0) return
+    await this.query(
+      'release_deliveries',
+      'UPDATE webhook_deliveries AS d SET attempts = d.attempts - 1, next_attempt_at = now(), leased_until = NULL, redeliver = false ' +
+        "FROM unnest($1::int8[], $2::int[]) AS u (id, attempt) WHERE d.id = u.id AND d.attempts = u.attempt AND d.state = 'pending'",
+      [claims.map((claim) => String(claim.id)), claims.map((claim) => claim.attempt)],
+    )
+  }
+
   async rotateSecret(id: string, subject: string | null, secret: string, previousExpiresAt: Date): Promise<boolean> {
     const result = await this.query(
       'rotate_secret',
@@ -612,21 +632,20 @@ export class PostgresStore implements PlantStore {
     return result.rows.map((row) => toDeliveryRecord(row, postgresTime))
   }
 
-  redeliver(subscriptionId: string, messageId: string): Promise<Redelivery> {
-    return this.transaction(async (client) => {
-      const found = await client.query<{ state: string }>(
-        'SELECT state FROM webhook_deliveries WHERE subscription_id = $1 AND message_id = $2 FOR UPDATE',
-        [subscriptionId, messageId],
-      )
-      const state = found.rows[0]?.state
-      if (state === undefined) return 'unknown'
-      if (state === 'pending') return 'pending'
-      await client.query(
-        "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = now(), finished_at = NULL WHERE subscription_id = $1 AND message_id = $2",
-        [subscriptionId, messageId],
-      )
-      return 'requeued'
-    })
+  /**
+   * One statement: an event whose attempt is under way (leased) is marked to be sent once more
+   * when that attempt's outcome is recorded; any other is due now, with a new round of retries.
+   */
+  async redeliver(subscriptionId: string, messageId: string): Promise<Redelivery> {
+    const underWay = "(state = 'pending' AND coalesce(leased_until > now(), false))"
+    const result = await this.query(
+      'redeliver',
+      `UPDATE webhook_deliveries SET redeliver = ${underWay}, attempts = CASE WHEN ${underWay} THEN attempts ELSE 0 END, ` +
+        `next_attempt_at = CASE WHEN ${underWay} THEN next_attempt_at ELSE now() END, state = 'pending', finished_at = NULL ` +
+        'WHERE subscription_id = $1 AND message_id = $2',
+      [subscriptionId, messageId],
+    )
+    return result.rowCount === 1 ? 'requeued' : 'unknown'
   }
 
   async recoverDeliveries(subscriptionId: string, since: Date): Promise<number> {
@@ -639,12 +658,15 @@ export class PostgresStore implements PlantStore {
     return result.rowCount ?? 0
   }
 
-  async queuePing(subscriptionId: string, messageId: string, body: string, traceParent: string | null = null): Promise<void> {
-    await this.query(
+  /** Locked FOR KEY SHARE as a create locks it: a subscription deleted meanwhile gets no ping (false). */
+  async queuePing(subscriptionId: string, messageId: string, body: string, traceParent: string | null = null): Promise<boolean> {
+    const result = await this.query(
       'queue_ping',
-      "INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, trace_parent) VALUES ($1, 'ping', $2, $3, $4, $5)",
+      'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, trace_parent) ' +
+        "SELECT id, 'ping', $2, $3, $4, $5 FROM webhook_subscriptions WHERE id = $1 FOR KEY SHARE",
       [subscriptionId, messageId, String(PING_PLANT_ID), body, traceParent],
     )
+    return result.rowCount === 1
   }
 
   async webhookBacklog(): Promise<WebhookBacklog> {

@@ -41,6 +41,7 @@ import {
   type PlantStore,
   StoreUnavailableError,
   DISABLED_BY_REQUEST,
+  type NewSubscription,
   type Subscription,
   type SubscriptionChange,
   type TokenRecord,
@@ -175,9 +176,9 @@ export class SqliteStore implements PlantStore {
         `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE subject = ? ORDER BY created_at, id`,
       ),
       countSubscriptions: db.prepare('SELECT count(*) FROM webhook_subscriptions WHERE subject = ?').pluck(),
+      // Its events go with it (ON DELETE CASCADE).
       deleteSubscription: db.prepare('DELETE FROM webhook_subscriptions WHERE id = ?'),
       deleteOwnSubscription: db.prepare('DELETE FROM webhook_subscriptions WHERE id = ? AND subject = ?'),
-      dropPendingEvents: db.prepare("DELETE FROM webhook_deliveries WHERE subscription_id = ? AND state = 'pending'"),
       disableSubscription: db.prepare(
         'UPDATE webhook_subscriptions SET disabled_at = ?, disabled_reason = ? WHERE id = ? AND disabled_at IS NULL',
       ),
@@ -193,25 +194,29 @@ export class SqliteStore implements PlantStore {
             'ORDER BY d.next_attempt_at LIMIT @limit',
         )
         .safeIntegers(true),
+      // A redeliver asked for during the attempt makes the event due again now, with a new round of retries.
       finish: db.prepare(
-        'UPDATE webhook_deliveries SET attempts = @attempt, state = @state, finished_at = @finishedAt, next_attempt_at = @nextAttemptAt, last_result = @result, ' +
-          "last_status = @status, last_attempt_at = @attemptedAt WHERE id = @id AND attempts = @attempt - 1 AND state = 'pending'",
+        'UPDATE webhook_deliveries SET attempts = CASE WHEN redeliver = 1 THEN 0 ELSE @attempt END, ' +
+          "state = CASE WHEN redeliver = 1 THEN 'pending' ELSE @state END, " +
+          'finished_at = CASE WHEN redeliver = 1 THEN NULL ELSE @finishedAt END, ' +
+          'next_attempt_at = CASE WHEN redeliver = 1 THEN @attemptedAt ELSE @nextAttemptAt END, redeliver = 0, ' +
+          "last_result = @result, last_status = @status, last_attempt_at = @attemptedAt WHERE id = @id AND attempts = @attempt - 1 AND state = 'pending'",
       ),
       listDeliveries: db
         .prepare(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
         .safeIntegers(true),
-      redeliver: db.prepare(
-        "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL " +
-          "WHERE subscription_id = ? AND message_id = ? AND state <> 'pending'",
+      findEvent: db.prepare('SELECT id, state FROM webhook_deliveries WHERE subscription_id = ? AND message_id = ?').safeIntegers(true),
+      requeue: db.prepare(
+        "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, redeliver = 0, next_attempt_at = ?, finished_at = NULL WHERE id = ?",
       ),
-      deliveryState: db.prepare('SELECT state FROM webhook_deliveries WHERE subscription_id = ? AND message_id = ?').pluck(),
+      redeliverAfterAttempt: db.prepare('UPDATE webhook_deliveries SET redeliver = 1 WHERE id = ?'),
       recover: db.prepare(
         "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL " +
           "WHERE subscription_id = ? AND state = 'given_up' AND created_at >= ?",
       ),
       insertPing: db.prepare(
         'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, next_attempt_at, created_at, trace_parent) ' +
-          "VALUES (?, 'ping', ?, ?, ?, ?, ?, ?)",
+          "SELECT id, 'ping', ?, ?, ?, ?, ?, ? FROM webhook_subscriptions WHERE id = ?",
       ),
       backlog: db.prepare("SELECT count(*) AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE state = 'pending'"),
       pruneDeliveries: db.prepare(
@@ -408,13 +413,17 @@ export class SqliteStore implements PlantStore {
     return this.run(() => this.statements.revokeToken.run(Date.now(), id).changes === 1)
   }
 
-  createSubscription(subscription: Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>): Promise<void> {
+  /** Counted and made in one write of the one writer: concurrent requests cannot pass the limit together. */
+  createSubscription(subscription: NewSubscription, limit: number): Promise<Subscription | null> {
     const { id, subject, allPlants, url, events, secret } = subscription
     return this.writes.add(() => {
-      this.statements.insertSubscription.run(id, subject, allPlants ? 1 : 0, url, events.join(' '), secret, Date.now())
+      if ((this.statements.countSubscriptions.get(subject) as number) >= limit) return null
+      const createdAt = Date.now()
+      this.statements.insertSubscription.run(id, subject, allPlants ? 1 : 0, url, events.join(' '), secret, createdAt)
       // Creates later in this same transaction see it.
       this.subscribed = true
-    }) as Promise<void>
+      return { ...subscription, createdAt: new Date(createdAt), disabledAt: null, disabledReason: null }
+    }) as Promise<Subscription | null>
   }
 
   listSubscriptions(subject: string | null): Promise<Subscription[]> {
@@ -461,10 +470,14 @@ export class SqliteStore implements PlantStore {
     })
   }
 
+  /** An event claimed here and not yet recorded is under way: it is sent again once its outcome is written. */
   redeliver(subscriptionId: string, messageId: string): Promise<Redelivery> {
     return this.writes.add(() => {
-      if (this.statements.redeliver.run(Date.now(), subscriptionId, messageId).changes === 1) return 'requeued'
-      return this.statements.deliveryState.get(subscriptionId, messageId) === undefined ? 'unknown' : 'pending'
+      const event = this.statements.findEvent.get(subscriptionId, messageId) as { id: bigint; state: string } | undefined
+      if (event === undefined) return 'unknown'
+      if (event.state === 'pending' && this.claims.has(event.id)) this.statements.redeliverAfterAttempt.run(event.id)
+      else this.statements.requeue.run(Date.now(), event.id)
+      return 'requeued'
     }) as Promise<Redelivery>
   }
 
@@ -472,23 +485,17 @@ export class SqliteStore implements PlantStore {
     return this.writes.add(() => this.statements.recover.run(Date.now(), subscriptionId, since.getTime()).changes) as Promise<number>
   }
 
-  queuePing(subscriptionId: string, messageId: string, body: string, traceParent: string | null = null): Promise<void> {
+  queuePing(subscriptionId: string, messageId: string, body: string, traceParent: string | null = null): Promise<boolean> {
     return this.writes.add(() => {
       const now = Date.now()
-      this.statements.insertPing.run(subscriptionId, messageId, PING_PLANT_ID, body, now, now, traceParent)
-    }) as Promise<void>
-  }
-
-  countSubscriptions(subject: string): Promise<number> {
-    return this.run(() => this.statements.countSubscriptions.get(subject) as number)
+      return this.statements.insertPing.run(messageId, PING_PLANT_ID, body, now, now, traceParent, subscriptionId).changes === 1
+    }) as Promise<boolean>
   }
 
   deleteSubscription(id: string, subject: string | null): Promise<boolean> {
     return this.writes.add(() => {
       const deleted = subject === null ? this.statements.deleteSubscription.run(id) : this.statements.deleteOwnSubscription.run(id, subject)
-      if (deleted.changes !== 1) return false
-      this.statements.dropPendingEvents.run(id)
-      return true
+      return deleted.changes === 1
     }) as Promise<boolean>
   }
 
@@ -513,6 +520,8 @@ export class SqliteStore implements PlantStore {
   }
 
   finishDeliveries(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]> {
+    /** The claims given up by this write, until it commits: a redeliver later in its transaction sees the events as no longer under way. */
+    const released = new Map<bigint, number>()
     const written = this.writes.add(() => {
       const now = Date.now()
       // The last recorded outcome of each subscription in this batch decides its failing streak.
@@ -531,6 +540,8 @@ export class SqliteStore implements PlantStore {
           attemptedAt: now,
         })
         if (recorded.changes === 1) last.set(claim.subscriptionId, outcome)
+        if (!released.has(claim.id)) released.set(claim.id, this.claims.get(claim.id) ?? now)
+        this.claims.delete(claim.id)
       }
       const disabled: DisabledSubscription[] = []
       for (const [subscriptionId, outcome] of last) {
@@ -548,10 +559,22 @@ export class SqliteStore implements PlantStore {
       }
       return disabled
     }) as Promise<DisabledSubscription[]>
-    // Released once the outcomes are committed (or failed to be): until then the rows still look due.
-    return written.finally(() => {
-      for (const { claim } of finished) this.claims.delete(claim.id)
+    // An outcome that could not be written (a full disk) leaves its event claimed until the lease
+    // ends, and a retry no sooner than its delay: the receiver is not flooded meanwhile.
+    return written.catch((error: unknown) => {
+      const now = Date.now()
+      for (const { claim, outcome } of finished) {
+        const lease = this.claims.get(claim.id) ?? released.get(claim.id) ?? now
+        this.claims.set(claim.id, Math.max(lease, outcome.kind === 'retry' ? now + outcome.afterMs : 0))
+      }
+      throw error
     })
+  }
+
+  /** Claims live in this process only: given back, each event is due as it was before its claim. */
+  releaseDeliveries(claims: readonly ClaimedDelivery[]): Promise<void> {
+    for (const claim of claims) this.claims.delete(claim.id)
+    return Promise.resolve()
   }
 
   rotateSecret(id: string, subject: string | null, secret: string, previousExpiresAt: Date): Promise<boolean> {

@@ -150,7 +150,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook subscription
-         * @description No event is sent to it any more, pending retries included. Another subject's subscription is answered exactly as a missing one: 404.
+         * @description No event is sent to it any more, pending retries included, and its deliveries log goes with it. Another subject's subscription is answered exactly as a missing one: 404.
          */
         delete: operations["deleteSubscription"];
         options?: never;
@@ -213,7 +213,7 @@ export interface paths {
         put?: never;
         /**
          * Send one event again
-         * @description A delivered or failed event is due again now, with the same webhook-id and body, and a new round of retries. An event still pending is already due: 409. An unknown webhook-id, or one of another subscription: 404.
+         * @description The event is due again now, with the same webhook-id and body, and a new round of retries, whatever its state: one whose attempt is under way (a receiver may ask the instant it got the body) is sent once more after that attempt. An unknown webhook-id, or one of another subscription: 404.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -3451,27 +3451,6 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the current minute ends (with RATE_LIMIT) */
                     "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still in flight */
-            409: {
-                headers: {
-                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
-                    "X-Request-Id"?: string;
-                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current minute (with RATE_LIMIT) */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
-                    "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
