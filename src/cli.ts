@@ -159,7 +159,14 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     switch (command) {
       case 'serve':
         if (args.length > 0) throw new UsageError('serve takes no arguments; configure it by environment')
-        await serve(loadConfig())
+        try {
+          await serve(loadConfig())
+        } catch (error) {
+          if (error instanceof ConfigError) throw error
+          // The caller ends the process: a start that cannot finish must not linger serving nothing.
+          out.stderr(`plantstore: cannot start: ${(error as Error).message}`)
+          return 1
+        }
         return null
       case 'migrate':
         await withStore(async () => out.stderr('the database schema is up to date'))

@@ -37,7 +37,12 @@ export function requireToken(authenticator: Authenticator, limit: RequestLimiter
     const token = bearerToken(request.headers.authorization)
     const principal = token === null ? null : authenticator.authenticate(token, request.store)
     if (principal instanceof Promise) {
-      principal.then((found) => admit(request, reply, token, found, limit, done), done)
+      principal.then(
+        (found) => admit(request, reply, token, found, limit, done),
+        // The token could not be checked (its provider or the database is down): the request is
+        // still counted, by its client address, before it is refused.
+        (error: Error) => (limit === null ? done(error) : limit(request, reply).then(() => done(error), done)),
+      )
     } else {
       admit(request, reply, token, principal, limit, done)
     }

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { StoreUnavailableError } from '../store/store.js'
-import { HttpError, errorBody } from './errors.js'
+import { HttpError, ShuttingDownError, errorBody } from './errors.js'
 import { BODY_LIMIT } from './json-body.js'
 
 interface Answer {
@@ -38,7 +38,9 @@ function answerFor(error: FastifyError | Error): Answer {
 /** Every error the app answers goes through here: one shape, and 5xx details only in the log. */
 export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const answer = answerFor(error)
-  if (error instanceof StoreUnavailableError) request.log.error({ err: error }, error.message)
+  // A stop is not an error: the request line shows the 503.
+  if (error instanceof ShuttingDownError) request.log.debug(error.message)
+  else if (error instanceof StoreUnavailableError) request.log.error({ err: error }, error.message)
   else if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed')
   if (answer.headers) reply.headers(answer.headers)
   return reply.code(answer.statusCode).send(errorBody(answer.statusCode, answer.message))

@@ -15,7 +15,10 @@ export const badRequest = (message: string) => new HttpError(400, message)
 export const plantNotFound = (id: bigint) => new HttpError(404, `plant ${id} not found`)
 export const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscription ${id} not found`)
 export const duplicatePlant = (id: bigint) => badRequest(`plant ${id} already exists`)
-export const shuttingDown = () => new HttpError(503, 'the service is shutting down; retry the request', { 'retry-after': '1' })
+/** A request refused because the service is stopping: expected, so not logged as an error. */
+export class ShuttingDownError extends HttpError {}
+
+export const shuttingDown = () => new ShuttingDownError(503, 'the service is shutting down; retry the request', { 'retry-after': '1' })
 
 interface ErrorBody {
   error: number
