@@ -17,8 +17,8 @@ import type { DatabaseSystem } from './store/traced-store.js'
 import { BacklogMetrics } from './webhooks/backlog-metrics.js'
 import { startDeliveries } from './webhooks/start.js'
 import { documentOptions } from './http/document.js'
-import { clientError, frameworkError, sendError } from './http/error-handler.js'
-import { errorBody } from './http/errors.js'
+import { answerServerLevelRequests, clientError, frameworkError, sendError } from './http/error-handler.js'
+import { errorBody, missingHost } from './http/errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js'
 import { methodNotAllowed } from './http/method-not-allowed.js'
 import { requestId } from './http/request-id.js'
@@ -67,11 +67,12 @@ async function authenticatorFor(
   store: PlantStore,
   config: AppConfig,
   now: () => number,
+  warn: (details: Record<string, unknown>, message: string) => void,
 ): Promise<{ authenticator: Authenticator; parts: HasMetrics[] }> {
   const opaque = new OpaqueTokenAuthenticator(store, now)
   if (config.jwt === null) return { authenticator: opaque, parts: [] }
   const { EitherTokenAuthenticator, JwtAuthenticator } = await import('./auth/jwt-tokens.js')
-  const jwt = new JwtAuthenticator(config.jwt, now)
+  const jwt = new JwtAuthenticator(config.jwt, now, undefined, warn)
   return { authenticator: new EitherTokenAuthenticator(opaque, jwt), parts: [jwt] }
 }
 
@@ -91,6 +92,8 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
     // A client that sends its request too slowly is cut off (408), so it cannot hold a connection.
     requestTimeout: config.requestTimeoutMs,
     http: {
+      // A missing Host is answered by the hook below, with the Error body, not by Node's bare 400.
+      requireHostHeader: false,
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(config.requestTimeoutMs / 4))),
     },
@@ -113,7 +116,7 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     reply.header('x-content-type-options', 'nosniff')
-    done()
+    done(request.headers.host === undefined && request.raw.httpVersion === '1.1' ? missingHost() : undefined)
   })
   registerGracefulClose(app)
 
@@ -123,7 +126,9 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
   // With CORS on, OPTIONS belongs to the preflight on every path.
   const allowedMethods = methodNotAllowed(app, config.corsOrigins === null ? [] : ['OPTIONS'])
   await app.register(opsRoutes, { metrics })
-  const { authenticator, parts: authParts } = await authenticatorFor(store, config, now)
+  const { authenticator, parts: authParts } = await authenticatorFor(store, config, now, (details, message) =>
+    app.log.warn(details, message),
+  )
   await app.register(async (guarded) => {
     await guardWithToken(guarded, { authenticator, rateLimit: config.rateLimit, redisUrl: config.redisUrl })
     await guarded.register(plantRoutes, { store, idempotencyTtlMs: config.idempotencyTtlMs })
@@ -132,7 +137,8 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
   })
   const deliveries = config.webhooks.deliver ? [startDeliveries(app, store, config.webhooks, tracing !== null)] : []
   for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store), ...deliveries]) part.registerMetrics(metrics)
-  allowedMethods.finish()
   await app.register(swaggerUi, { routePrefix: '/docs' })
+  allowedMethods.finish()
+  answerServerLevelRequests(app.server, allowedMethods.allowOf)
   return app
 }

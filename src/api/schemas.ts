@@ -89,6 +89,7 @@ const SUBSCRIPTION_URL = Type.String({
   minLength: 1,
   maxLength: 2048,
   format: 'uri',
+  pattern: TAG_PATTERN,
   description:
     'Where each new plant is POSTed: an absolute http or https URL whose host is (and resolves to) a public address, unless WEBHOOK_ALLOWED_NETWORKS allows it',
   examples: ['https://hooks.example.com/plantstore'],
@@ -336,6 +337,8 @@ export const ListQuery = Type.Object({
     }),
   ),
   after: Type.Optional(int64('Return only plants with an id greater than this (paging)', [7])),
-  tag: Type.Optional(Type.String({ maxLength: 100, description: 'Return only plants with exactly this tag', examples: ['indoor'] })),
+  tag: Type.Optional(
+    Type.String({ maxLength: 100, pattern: TAG_PATTERN, description: 'Return only plants with exactly this tag', examples: ['indoor'] }),
+  ),
 })
 export type ListQueryType = Static<typeof ListQuery>

@@ -7,6 +7,10 @@ import type { PlantStore } from '../store/store.js'
 import { ProviderKeys } from './provider-keys.js'
 import { type Scope, isScope } from '../api/scopes.js'
 import { hashToken } from './tokens.js'
+import { HttpError } from '../http/errors.js'
+
+/** Where the authenticator tells the operator of a key of the provider it cannot use. */
+export type KeyWarning = (details: Record<string, unknown>, message: string) => void
 
 const CACHE_ENTRIES = 10_000
 
@@ -23,7 +27,8 @@ export const looksLikeJwt = (token: string) => JWT_SHAPE.test(token)
 
 /** The known scopes a token grants, from `scope` (space-separated) or `scp` (an array or a string). */
 function scopesOf(payload: JWTPayload): Set<Scope> {
-  const granted = typeof payload.scope === 'string' ? payload.scope.split(' ') : [payload.scp].flat()
+  const { scope, scp } = payload
+  const granted = typeof scope === 'string' ? scope.split(' ') : typeof scp === 'string' ? scp.split(' ') : [scp].flat()
   return new Set(granted.filter((scope): scope is Scope => typeof scope === 'string' && isScope(scope)))
 }
 
@@ -50,10 +55,14 @@ export class JwtAuthenticator implements Authenticator, HasMetrics {
     registers: [],
   })
 
+  /** The `kid`s of unusable keys already warned about: once each. */
+  private readonly unusableKeys = new Set<string>()
+
   constructor(
     private readonly config: JwtConfig,
     private readonly now: () => number = Date.now,
     refetchAfterMs?: number,
+    private readonly warn: KeyWarning = () => {},
   ) {
     this.keys = new ProviderKeys(config.issuer, config.jwksUrl, (result) => this.fetches.inc({ result }), refetchAfterMs)
   }
@@ -86,15 +95,19 @@ export class JwtAuthenticator implements Authenticator, HasMetrics {
         ...(this.config.typ === '' ? {} : { typ: this.config.typ }),
       }))
     } catch (error) {
-      if (!(error instanceof errors.JOSEError)) {
+      if (error instanceof HttpError) {
         this.verifications.inc({ result: 'keys_unavailable' })
         throw error
       }
+      // Anything else jose refuses with is the token's fault or its key's (an RSA key under
+      // 2048 bits, a curve it does not take): no signature can be checked, so the token is invalid.
+      if (!(error instanceof errors.JOSEError)) this.warnOfKey(token, error)
       this.verifications.inc({ result: 'invalid' })
       return null
     }
     const subject = typeof payload.sub === 'string' ? payload.sub : payload.client_id
-    if (typeof subject !== 'string' || subject === '') {
+    // U+0000 cannot be a subject: PostgreSQL keeps no such text, and no store may differ.
+    if (typeof subject !== 'string' || subject === '' || subject.includes('\u0000')) {
       this.verifications.inc({ result: 'invalid' })
       return null
     }
@@ -103,6 +116,21 @@ export class JwtAuthenticator implements Authenticator, HasMetrics {
     if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value as string)
     this.cache.set(hash, { principal, expiresAt: (payload.exp as number) * 1000 })
     return principal
+  }
+
+  private warnOfKey(token: string, error: unknown): void {
+    let kid = 'none'
+    try {
+      kid = String((JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as { kid?: unknown }).kid ?? 'none')
+    } catch {
+      // A header jose could not read is no key's fault; it is named 'none'.
+    }
+    if (this.unusableKeys.has(kid) || this.unusableKeys.size >= CACHE_ENTRIES) return
+    this.unusableKeys.add(kid)
+    this.warn(
+      { kid: kid.slice(0, 100), reason: (error as Error).message },
+      "a key of the identity provider's JWKS cannot be used; its tokens are refused",
+    )
   }
 }
 

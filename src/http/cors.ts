@@ -23,6 +23,9 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
     exposedHeaders: EXPOSED_HEADERS,
     credentials: false,
     optionsSuccessStatus: 204,
+    // An OPTIONS without Access-Control-Request-Method is answered like a preflight, not with a
+    // text/plain 400: every error of the API is the JSON Error, and this is none.
+    strictPreflight: false,
     maxAge: 600,
   })
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { StoreUnavailableError } from '../store/store.js'
@@ -60,21 +61,57 @@ const CLIENT_ERRORS: Record<string, Answer> = {
   ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, message: 'the request took too long to arrive' },
 }
 
+/** An Error answer written on the socket itself, for requests that never reach Fastify; the connection closes. */
+export function endWithError(socket: Socket, { statusCode, message, headers = {} }: Answer): void {
+  const body = JSON.stringify(errorBody(statusCode, message))
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
+  socket.end(
+    `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      extra.join('') +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${randomUUID()}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  )
+}
+
 /** Requests the HTTP parser rejects never reach Fastify's routing; they still get an Error body. */
 export function clientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy()
     return
   }
-  const answer = CLIENT_ERRORS[error.code ?? ''] ?? { statusCode: 400, message: 'the request is malformed' }
-  const body = JSON.stringify(errorBody(answer.statusCode, answer.message))
-  socket.end(
-    `HTTP/1.1 ${answer.statusCode} ${STATUS_CODES[answer.statusCode]}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      'X-Content-Type-Options: nosniff\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${randomUUID()}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  )
+  endWithError(socket, CLIENT_ERRORS[error.code ?? ''] ?? { statusCode: 400, message: 'the request is malformed' })
+}
+
+/**
+ * Answers Node's HTTP server gives itself unless told otherwise: an Expect other than
+ * 100-continue (417), and CONNECT (which never reaches the router: no path allows it).
+ */
+export function answerServerLevelRequests(server: Server, allowOf: (path: string) => string | null): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify(errorBody(417, 'the only Expect this server meets is 100-continue'))
+    response
+      .writeHead(417, {
+        'content-type': 'application/json; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        'x-request-id': randomUUID(),
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+      })
+      .end(body)
+    request.resume()
+  })
+  server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy())
+    const allow = allowOf((request.url ?? '').split('?')[0] ?? '')
+    endWithError(
+      socket,
+      allow === null
+        ? { statusCode: 404, message: `no route for CONNECT ${request.url ?? ''}` }
+        : { statusCode: 405, message: `this path allows only ${allow}`, headers: { Allow: allow } },
+    )
+  })
 }

@@ -14,6 +14,7 @@ export class HttpError extends Error {
 export const badRequest = (message: string) => new HttpError(400, message)
 export const plantNotFound = (id: bigint) => new HttpError(404, `plant ${id} not found`)
 export const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscription ${id} not found`)
+export const missingHost = () => badRequest('an HTTP/1.1 request needs a Host header')
 export const duplicatePlant = (id: bigint) => badRequest(`plant ${id} already exists`)
 /** A request refused because the service is stopping: expected, so not logged as an error. */
 export class ShuttingDownError extends HttpError {}

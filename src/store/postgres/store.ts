@@ -89,6 +89,8 @@ interface PlantTarget {
 
 const idKey = (write: { id: bigint }) => String(write.id)
 
+const FIND_KEY = 'SELECT fingerprint, created FROM idempotency_keys WHERE subject = $1 AND key = $2 AND created_at >= $3'
+
 /** The events of created plants (`c`): one per subscription active now that covers the owner. */
 const INSERT_EVENTS = 'INSERT INTO webhook_deliveries (subscription_id, event, plant_id, body, trace_parent)'
 const NEW_PLANT_EVENT = `'${NEW_PLANT.name}'`
@@ -114,6 +116,12 @@ function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[]
 }
 
 const postgresTime = (time: Date) => time
+
+/**
+ * Whether a text can be stored: PostgreSQL refuses U+0000 in text. An id holding it names
+ * nothing that exists, so a lookup answers "not found" without asking (as SQLite would).
+ */
+const storable = (...texts: string[]) => texts.every((text) => !text.includes('\u0000'))
 
 /** Above every row id: the first page of a log. */
 const INT64_MAX = 2n ** 63n - 1n
@@ -303,17 +311,22 @@ export class PostgresStore implements PlantStore {
    * waiting: when another instance holds it, that request is still in flight. Under the lock,
    * reading the kept outcome and then writing is safe across instances.
    */
-  createPlantWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
+  async createPlantWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
+    // A key whose outcome is kept is answered from it without the lock, so replays that overlap
+    // each other all get it: only a first request still being committed is in flight.
+    const kept = await this.query<{ fingerprint: string; created: boolean }>('find_idempotency_key', FIND_KEY, [
+      plant.owner,
+      key.key,
+      key.keptSince,
+    ])
+    if (kept.rows[0] !== undefined) return replay(kept.rows[0], key)
     return this.keysInFlight.run(plant.owner, key.key, () =>
       this.transaction(async (client): Promise<KeyedCreate> => {
         const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
           ownerKey(plant.owner, key.key),
         ])
         if (lock.rows[0]?.locked !== true) return { outcome: 'in-flight' }
-        const kept = await client.query<{ fingerprint: string; created: boolean }>(
-          'SELECT fingerprint, created FROM idempotency_keys WHERE subject = $1 AND key = $2 AND created_at >= $3',
-          [plant.owner, key.key, key.keptSince],
-        )
+        const kept = await client.query<{ fingerprint: string; created: boolean }>(FIND_KEY, [plant.owner, key.key, key.keptSince])
         const row = kept.rows[0]
         if (row !== undefined) return replay(row, key)
         const inserted = await client.query(
@@ -459,6 +472,7 @@ export class PostgresStore implements PlantStore {
   }
 
   async getSubscription(id: string, subject: string | null): Promise<Subscription | null> {
+    if (!storable(id)) return null
     const result = await this.query<SubscriptionRow<Date, boolean>>(
       'get_subscription',
       `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR subject = $2)`,
@@ -469,6 +483,7 @@ export class PostgresStore implements PlantStore {
   }
 
   updateSubscription(id: string, subject: string | null, change: SubscriptionChange): Promise<Subscription | null> {
+    if (!storable(id)) return Promise.resolve(null)
     return this.transaction(async (client) => {
       const updated = await client.query<SubscriptionRow<Date, boolean>>(
         'UPDATE webhook_subscriptions SET url = coalesce($3, url), events = coalesce($4, events), ' +
@@ -507,6 +522,7 @@ export class PostgresStore implements PlantStore {
 
   /** Its events go with it (ON DELETE CASCADE), once the writes holding it FOR KEY SHARE have committed. */
   async deleteSubscription(id: string, subject: string | null): Promise<boolean> {
+    if (!storable(id)) return false
     const deleted = await this.query(
       'delete_subscription',
       'DELETE FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR subject = $2)',
@@ -612,6 +628,7 @@ export class PostgresStore implements PlantStore {
   }
 
   async rotateSecret(id: string, subject: string | null, secret: string, previousExpiresAt: Date): Promise<boolean> {
+    if (!storable(id)) return false
     const result = await this.query(
       'rotate_secret',
       'UPDATE webhook_subscriptions SET previous_secret = secret, previous_secret_expires_at = $3, secret = $4 ' +
@@ -637,6 +654,7 @@ export class PostgresStore implements PlantStore {
    * when that attempt's outcome is recorded; any other is due now, with a new round of retries.
    */
   async redeliver(subscriptionId: string, messageId: string): Promise<Redelivery> {
+    if (!storable(subscriptionId, messageId)) return 'unknown'
     const underWay = "(state = 'pending' AND coalesce(leased_until > now(), false))"
     const result = await this.query(
       'redeliver',

@@ -290,7 +290,14 @@ export class SqliteStore implements PlantStore {
    * key is answered again, else the plant is inserted and its outcome kept. Each transaction is
    * atomic on the file, so two processes (WORKERS) with one key cannot both create.
    */
-  createPlantWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
+  async createPlantWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
+    // A key whose outcome is kept is answered from it, whoever else replays it meanwhile: only a
+    // first request still being committed makes another wait (in-flight).
+    const kept = await this.run(
+      () =>
+        this.statements.findKey.get(plant.owner, key.key, key.keptSince.getTime()) as { fingerprint: string; created: number } | undefined,
+    )
+    if (kept !== undefined) return replay({ fingerprint: kept.fingerprint, created: kept.created === 1 }, key)
     return this.keysInFlight.run(
       plant.owner,
       key.key,
