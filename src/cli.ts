@@ -14,8 +14,10 @@ const USAGE = `usage: plantstore <command>
   token create --subject S [--scope plants:read,plants:write] [--expires-in 30d] [--name LABEL]
                                           make a token and print only the token; scopes:
                                           plants:read, plants:write, plants:admin, webhooks:manage
-  token list [--json]                     one line per token: id, subject, scopes, created, expires, revoked,
-                                          name; with --json one JSON array; never the token itself
+                                          (--scope may be repeated: they add up)
+  token list [--json]                     one line per token, tab-separated: id, subject, scopes, created,
+                                          expires (never), revoked (no), name (empty); with --json one
+                                          JSON array; never the token itself
   token revoke ID                         revoke a token by its id
   help, --help, -h                        print this text
   --version                               print the version
@@ -23,6 +25,9 @@ const USAGE = `usage: plantstore <command>
 Every command reads its configuration from the environment (and a .env file): see the README.`
 
 class UsageError extends Error {}
+
+/** A command that was understood but could not be done (an unknown token id): one line, exit 1. */
+class CommandError extends Error {}
 
 interface Output {
   stdout: (line: string) => void
@@ -56,23 +61,31 @@ async function createToken(store: PlantStore, args: string[], out: Output): Prom
   const { values } = parseArgs({
     args,
     options: {
-      subject: { type: 'string' },
-      scope: { type: 'string' },
-      'expires-in': { type: 'string' },
-      name: { type: 'string' },
+      subject: { type: 'string', multiple: true },
+      scope: { type: 'string', multiple: true },
+      'expires-in': { type: 'string', multiple: true },
+      name: { type: 'string', multiple: true },
     },
     strict: true,
     allowPositionals: false,
   })
-  const subject = parseSubject(values.subject)
-  const scopes = values.scope === undefined ? DEFAULT_SCOPES : parseScopes(values.scope)
+  // A repeated option would silently keep only its last value: refused, except --scope, whose values add up.
+  for (const option of ['subject', 'expires-in', 'name'] as const) {
+    if ((values[option]?.length ?? 0) > 1) throw new UsageError(`--${option} is given more than once`)
+  }
+  const subject = parseSubject(values.subject?.[0])
+  const scopes = values.scope === undefined ? DEFAULT_SCOPES : parseScopes(values.scope.join(','))
+  const name = values.name?.[0] ?? null
+  // eslint-disable-next-line no-control-regex
+  if (name !== null && /[\x00-\x1f\x7f]/.test(name)) throw new UsageError('--name must not hold control characters (tabs, line breaks)')
   let expiresAt: Date | null = null
-  if (values['expires-in'] !== undefined) {
-    const duration = parseDuration(values['expires-in'])
+  const expiresIn = values['expires-in']?.[0]
+  if (expiresIn !== undefined) {
+    const duration = parseDuration(expiresIn)
     if (duration === undefined) throw new UsageError('--expires-in takes a number and a unit: 90s, 45m, 12h, 30d')
     expiresAt = new Date(Date.now() + duration)
   }
-  out.stdout(await issueToken(store, { subject, scopes, name: values.name ?? null, expiresAt }))
+  out.stdout(await issueToken(store, { subject, scopes, name, expiresAt }))
 }
 
 function tokenLine(token: TokenRecord): string {
@@ -81,9 +94,11 @@ function tokenLine(token: TokenRecord): string {
     token.subject,
     token.scopes.join(','),
     token.createdAt.toISOString(),
-    token.expiresAt ? `expires=${token.expiresAt.toISOString()}` : 'expires=never',
-    token.revokedAt ? `revoked=${token.revokedAt.toISOString()}` : 'revoked=no',
-    ...(token.name === null ? [] : [`name=${JSON.stringify(token.name)}`]),
+    token.expiresAt?.toISOString() ?? 'never',
+    token.revokedAt?.toISOString() ?? 'no',
+    // Names made before control characters were refused must not break the columns either.
+    // eslint-disable-next-line no-control-regex
+    (token.name ?? '').replace(/[\x00-\x1f\x7f]/g, ' '),
   ].join('\t')
 }
 
@@ -125,7 +140,7 @@ export async function tokenCommand(store: PlantStore, args: string[], out: Outpu
       if (id === undefined || extra.length > 0 || !/^[1-9][0-9]{0,15}$/.test(id)) {
         throw new UsageError('token revoke takes one token id, as shown by token list')
       }
-      if (!(await store.revokeToken(Number(id)))) throw new UsageError(`no token ${id} that is not already revoked`)
+      if (!(await store.revokeToken(Number(id)))) throw new CommandError(`no token ${id} that is not already revoked`)
       out.stderr(`revoked token ${id}`)
       return
     }
@@ -169,6 +184,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         }
         return null
       case 'migrate':
+        if (args.length > 0) throw new UsageError('migrate takes no arguments; configure it by environment')
         await withStore(async () => out.stderr('the database schema is up to date'))
         return 0
       case 'token':

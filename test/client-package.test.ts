@@ -11,7 +11,8 @@ const run = promisify(execFile)
 const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 16 * 1024 * 1024 })
 
 /** What a user writes: the package's types must carry bigint ids to them. */
-const USER_CODE = `import { type Plant, PlantStoreClient, PlantStoreError } from '@plantstore/client'
+const USER_CODE = `import { createServer } from 'node:net'
+import { type Plant, PlantStoreClient, PlantStoreConnectionError, PlantStoreError } from '@plantstore/client'
 
 const [baseUrl, token] = process.argv.slice(2) as [string, string]
 const client = new PlantStoreClient({ baseUrl, token })
@@ -27,7 +28,27 @@ try {
 } catch (error) {
   if (error instanceof PlantStoreError) names.push(String(error.status))
 }
-console.log(JSON.stringify({ found, names }))
+// No answer at all: a port nobody listens on, and a server that never answers.
+const failures: unknown[] = []
+const silent = createServer(() => {}).listen(0, '127.0.0.1')
+await new Promise((resolve) => silent.once('listening', resolve))
+const silentUrl = \`http://127.0.0.1:\${(silent.address() as { port: number }).port}\`
+const calls: [string, () => Promise<unknown>][] = [
+  ['refused', () => new PlantStoreClient({ baseUrl: 'http://127.0.0.1:9', token }).getPlant(1n)],
+  ['timeout, create', () => new PlantStoreClient({ baseUrl: silentUrl, token, timeoutMs: 300 }).createPlant({ id: 1n, name: 'x' })],
+  ['timeout, keyed create', () => new PlantStoreClient({ baseUrl: silentUrl, token, timeoutMs: 300 }).createPlant({ id: 1n, name: 'x' }, { idempotencyKey: 'k' })],
+]
+for (const [what, call] of calls) {
+  try {
+    await call()
+  } catch (error) {
+    if (error instanceof PlantStoreConnectionError && error instanceof PlantStoreError) {
+      failures.push({ what, status: error.status, retryable: error.retryable, cause: error.cause !== undefined, timeout: /no answer within 300 ms/.test(error.message) })
+    } else failures.push({ what, other: String(error) })
+  }
+}
+silent.close()
+console.log(JSON.stringify({ found, names, failures }))
 `
 
 let fx: ServiceFixture
@@ -90,5 +111,13 @@ test('the packed @plantstore/client installs into a scratch project and works fr
 
   const token = await fx.token('tarball-user')
   const { stdout } = await run(process.execPath, ['use.js', fx.service.url, token], { cwd: scratch.path })
-  assert.deepEqual(JSON.parse(stdout), { found: { name: 'from the tarball' }, names: ['from the tarball', '404'] })
+  assert.deepEqual(JSON.parse(stdout), {
+    found: { name: 'from the tarball' },
+    names: ['from the tarball', '404'],
+    failures: [
+      { what: 'refused', status: 0, retryable: true, cause: true, timeout: false },
+      { what: 'timeout, create', status: 0, retryable: false, cause: true, timeout: true },
+      { what: 'timeout, keyed create', status: 0, retryable: true, cause: true, timeout: true },
+    ],
+  })
 })

@@ -20,6 +20,9 @@ export interface EventType<Subject> {
   webhook: object
 }
 
+/** The header that names the event type of every delivery. */
+export const EVENT_HEADER = 'plantstore-event'
+
 const WEBHOOK_HEADER = (name: string, description: string, example: string) => ({
   in: 'header' as const,
   name,
@@ -27,6 +30,28 @@ const WEBHOOK_HEADER = (name: string, description: string, example: string) => (
   description,
   schema: { type: 'string' as const, maxLength: 200, examples: [example] },
 })
+
+/** The headers of every delivery: Standard Webhooks' three, and the event type's name. */
+const deliveryHeaders = (event: string) => [
+  WEBHOOK_HEADER(
+    'webhook-id',
+    'The id of this event for this subscription: the same on every retry',
+    'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77',
+  ),
+  WEBHOOK_HEADER('webhook-timestamp', 'When this attempt was sent, in Unix seconds', '1795507200'),
+  WEBHOOK_HEADER(
+    'webhook-signature',
+    "v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_; during a secret rotation's overlap, two space-separated entries",
+    'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  ),
+  {
+    in: 'header' as const,
+    name: EVENT_HEADER,
+    required: true,
+    description: 'The event type of the delivery',
+    schema: { type: 'string' as const, enum: [event], examples: [event] },
+  },
+]
 
 /** What a subscriber receives: declared as the source document of this API declares it. */
 const NEW_PLANT_WEBHOOK = {
@@ -39,19 +64,7 @@ const NEW_PLANT_WEBHOOK = {
       'Any 2xx within WEBHOOK_TIMEOUT_MS is success; anything else is retried after WEBHOOK_RETRY_DELAYS (Retry-After may lengthen the wait), and 410 Gone disables the subscription. Redirects are not followed.',
     tags: ['webhooks'],
     security: [],
-    parameters: [
-      WEBHOOK_HEADER(
-        'webhook-id',
-        'The id of this event for this subscription: the same on every retry',
-        'msg_2b1f0c9e4a774b8e9a512d1f0c9e4a77',
-      ),
-      WEBHOOK_HEADER('webhook-timestamp', 'When this attempt was sent, in Unix seconds', '1795507200'),
-      WEBHOOK_HEADER(
-        'webhook-signature',
-        "v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_",
-        'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-      ),
-    ],
+    parameters: deliveryHeaders('newPlant'),
     requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
     responses: {
       '200': { description: 'Received (any 2xx will do)' },
@@ -85,7 +98,7 @@ const PLANT_DELETED_WEBHOOK = {
       'Events of one plant may arrive in any order.',
     tags: ['webhooks'],
     security: [],
-    parameters: [...NEW_PLANT_WEBHOOK.post.parameters],
+    parameters: deliveryHeaders('plantDeleted'),
     requestBody: {
       required: true,
       content: {
@@ -114,10 +127,35 @@ export const PLANT_DELETED: EventType<DeletedPlantSubject> = {
 
 export const EVENT_TYPES: readonly EventType<never>[] = [NEW_PLANT, PLANT_DELETED]
 
+/** What POST /webhooks/{id}/ping sends: no subscription asks for it, every one may get it. */
+export const PING_WEBHOOK: object = {
+  post: {
+    operationId: 'ping',
+    summary: 'A ping of the subscription',
+    description:
+      'Sent when POST /webhooks/{id}/ping asks for it, also while the subscription is disabled: to test an endpoint. Signed, retried and logged as the other events are.',
+    tags: ['webhooks'],
+    security: [],
+    parameters: deliveryHeaders('ping'),
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['subscription'],
+            properties: { subscription: { type: 'string', maxLength: 100, description: 'The id of the subscription pinged' } },
+            examples: [{ subscription: 'wh_4fQ2r9LwXb1kN7sTz3aVyQ' }],
+          },
+        },
+      },
+    },
+    responses: NEW_PLANT_WEBHOOK.post.responses,
+  },
+}
+
 /** The event types a subscription may ask for. */
 export const EVENT_NAMES = ['newPlant', 'plantDeleted'] as const
 export type EventName = (typeof EVENT_NAMES)[number]
 /** What a subscription gets when it names no events. */
 export const DEFAULT_EVENTS: readonly EventName[] = ['newPlant']
-/** The header that names the event type of every delivery. */
-export const EVENT_HEADER = 'plantstore-event'

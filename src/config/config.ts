@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import ipaddr from 'ipaddr.js'
 import { parseDuration } from './duration.js'
@@ -280,7 +279,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 }
 
-/** A `.env` file in the working directory fills variables that the environment leaves unset. */
-export function loadDotEnv(path = '.env'): void {
-  if (existsSync(path)) process.loadEnvFile(path)
-}
+export { loadDotEnv } from './dot-env.js'

@@ -1,5 +1,5 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
-import { EVENT_TYPES } from '../api/events.js'
+import { EVENT_TYPES, PING_WEBHOOK } from '../api/events.js'
 
 const DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
 A caller sees only its own plants; a token with the scope plants:admin sees every plant.
@@ -57,10 +57,13 @@ export function documentOptions(publicUrl: string | null): FastifyDynamicSwagger
       },
       tags: [
         { name: 'plants', description: 'The plants of the caller' },
-        { name: 'webhooks', description: 'Subscriptions to new plants, and the newPlant webhook they receive' },
+        {
+          name: 'webhooks',
+          description: 'Webhook subscriptions, their deliveries log, and the events they receive: newPlant, plantDeleted and ping',
+        },
         { name: 'operations', description: 'Health, readiness and metrics; no token needed' },
       ],
-      webhooks: Object.fromEntries(EVENT_TYPES.map((event) => [event.name, event.webhook])),
+      webhooks: { ...Object.fromEntries(EVENT_TYPES.map((event) => [event.name, event.webhook])), ping: PING_WEBHOOK },
     },
     // Named schemas keep their names under components, so generated clients get named types.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

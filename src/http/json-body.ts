@@ -28,7 +28,13 @@ function refuseLoneSurrogates(key: string, value: unknown): unknown {
  * JSON is the only body this API reads (any other type is a 400). Fastify's own JSON parser
  * reads every number as a double and decodes bad UTF-8 leniently, so this one replaces it.
  */
-const parseJsonBody: FastifyBodyParser<Buffer> = (_request, bytes, done) => {
+const parseJsonBody: FastifyBodyParser<Buffer> = (request, bytes, done) => {
+  // Many HTTP wrappers send Content-Type: application/json on every call: an empty body on a
+  // route that takes none is no body, not bad JSON.
+  if (bytes.length === 0 && request.routeOptions.schema?.body === undefined) {
+    done(null, undefined)
+    return
+  }
   // Bytes that are not UTF-8 are refused, not replaced with U+FFFD: what is stored is what was sent.
   if (!isUtf8(bytes)) {
     done(badRequest('the body is not valid UTF-8'), undefined)

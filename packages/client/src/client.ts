@@ -1,4 +1,4 @@
-import { PlantStoreError } from './errors.js'
+import { PlantStoreConnectionError, PlantStoreError } from './errors.js'
 import { MalformedAnswerError, bigintOf, objectOf, parseJson, stringOf, toJson } from './json.js'
 import {
   type CreatedSubscription,
@@ -18,6 +18,8 @@ export interface ClientOptions {
   token: string
   /** The fetch to use; the global one by default. */
   fetch?: typeof fetch
+  /** How long a call waits for the answer's status and headers (not for a long body); 30000 by default. */
+  timeoutMs?: number
 }
 
 export interface ListOptions {
@@ -79,19 +81,39 @@ export class PlantStoreClient {
   private readonly base: URL
   private readonly token: string
   private readonly fetch: typeof fetch
+  private readonly timeoutMs: number
 
-  constructor({ baseUrl, token, fetch: fetchFunction = globalThis.fetch }: ClientOptions) {
+  constructor({ baseUrl, token, fetch: fetchFunction = globalThis.fetch, timeoutMs = 30_000 }: ClientOptions) {
     this.base = new URL(baseUrl)
     this.token = token
     this.fetch = fetchFunction
+    this.timeoutMs = timeoutMs
   }
 
+  /** A call; no answer is a PlantStoreConnectionError, an answer that is not a success a PlantStoreError. */
   private async call(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
-    const response = await this.fetch(new URL(path, this.base), {
-      method,
-      headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...init.headers },
-      ...(init.body === undefined ? {} : { body: init.body }),
-    })
+    const url = new URL(path, this.base)
+    const abort = new AbortController()
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      abort.abort()
+    }, this.timeoutMs)
+    let response: Response
+    try {
+      response = await this.fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...init.headers },
+        signal: abort.signal,
+        ...(init.body === undefined ? {} : { body: init.body }),
+      })
+    } catch (error) {
+      const repeatable = method === 'GET' || method === 'DELETE' || init.headers?.['idempotency-key'] !== undefined
+      throw PlantStoreConnectionError.of(error, method, url, repeatable, timedOut, this.timeoutMs)
+    } finally {
+      // The headers are in: a long body (a big list) is not cut off.
+      clearTimeout(timer)
+    }
     if (!response.ok) throw await PlantStoreError.from(response)
     return response
   }

@@ -1,5 +1,5 @@
 export { type ClientOptions, type ListOptions, type NextPage, type PlantPage, PlantStoreClient } from './client.js'
-export { PlantStoreError } from './errors.js'
+export { PlantStoreConnectionError, PlantStoreError } from './errors.js'
 export { MalformedAnswerError } from './json.js'
 export type { CreatedSubscription, Delivery, EventName, NewPlant, Plant, Subscription, SubscriptionPatch } from './types.js'
 export { type WebhookEvent, WebhookVerificationError, verifyWebhook, verifyWebhookEvent } from './webhook.js'

@@ -304,6 +304,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ping of the subscription
+         * @description Sent when POST /webhooks/{id}/ping asks for it, also while the subscription is disabled: to test an endpoint. Signed, retried and logged as the other events are.
+         */
+        post: operations["ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3996,8 +4016,10 @@ export interface operations {
                 "webhook-id": string;
                 /** @description When this attempt was sent, in Unix seconds */
                 "webhook-timestamp": string;
-                /** @description v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_ */
+                /** @description v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_; during a secret rotation's overlap, two space-separated entries */
                 "webhook-signature": string;
+                /** @description The event type of the delivery */
+                "plantstore-event": "newPlant";
             };
             path?: never;
             cookie?: never;
@@ -4032,8 +4054,10 @@ export interface operations {
                 "webhook-id": string;
                 /** @description When this attempt was sent, in Unix seconds */
                 "webhook-timestamp": string;
-                /** @description v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_ */
+                /** @description v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_; during a secret rotation's overlap, two space-separated entries */
                 "webhook-signature": string;
+                /** @description The event type of the delivery */
+                "plantstore-event": "plantDeleted";
             };
             path?: never;
             cookie?: never;
@@ -4046,6 +4070,47 @@ export interface operations {
                      * @description The id of the deleted plant
                      */
                     id: bigint;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled and sent nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The id of this event for this subscription: the same on every retry */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_; during a secret rotation's overlap, two space-separated entries */
+                "webhook-signature": string;
+                /** @description The event type of the delivery */
+                "plantstore-event": "ping";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The id of the subscription pinged */
+                    subscription: string;
                 };
             };
         };
