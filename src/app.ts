@@ -15,6 +15,7 @@ import { NAMED_SCHEMAS, PATTERN_MEANINGS } from './api/schemas.js'
 import type { PlantStore } from './store/store.js'
 import type { DatabaseSystem } from './store/traced-store.js'
 import { BacklogMetrics } from './webhooks/backlog-metrics.js'
+import { ReadinessMetric } from './observability/readiness-metric.js'
 import { startDeliveries } from './webhooks/start.js'
 import { documentOptions } from './http/document.js'
 import { answerServerLevelRequests, clientError, frameworkError, sendError } from './http/error-handler.js'
@@ -136,7 +137,9 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
     await guarded.register(webhookDeliveryRoutes)
   })
   const deliveries = config.webhooks.deliver ? [startDeliveries(app, store, config.webhooks, tracing !== null)] : []
-  for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store), ...deliveries]) part.registerMetrics(metrics)
+  const readiness = new ReadinessMetric(() => store.ping())
+  for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store), readiness, ...deliveries])
+    part.registerMetrics(metrics)
   await app.register(swaggerUi, { routePrefix: '/docs' })
   allowedMethods.finish()
   answerServerLevelRequests(app.server, allowedMethods.allowOf)

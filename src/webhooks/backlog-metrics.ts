@@ -1,25 +1,32 @@
 import { Gauge, type Registry } from 'prom-client'
 import type { HasMetrics } from '../observability/metrics.js'
-import type { PlantStore } from '../store/store.js'
+import type { PlantStore, WebhookBacklog } from '../store/store.js'
 
 /**
  * The outbox's backlog for /metrics, read from the database at scrape time. Every process
  * reads the same rows, so under WORKERS the processes' values are combined by max, not summed.
+ * While the database cannot be read the gauges keep their last values: a scrape that failed
+ * would hide every other metric (and the outage itself) from Prometheus.
  */
 export class BacklogMetrics implements HasMetrics {
   constructor(private readonly store: PlantStore) {}
 
   registerMetrics(registry: Registry): void {
     const store = this.store
-    let reading: ReturnType<PlantStore['webhookBacklog']> | null = null
-    const backlog = () => (reading ??= store.webhookBacklog().finally(() => (reading = null)))
+    let reading: Promise<WebhookBacklog | null> | null = null
+    const backlog = () =>
+      (reading ??= store
+        .webhookBacklog()
+        .catch(() => null)
+        .finally(() => (reading = null)))
     new Gauge({
       name: 'webhook_pending_events',
       help: 'Webhook events not yet delivered or given up',
       aggregator: 'max',
       registers: [registry],
       async collect() {
-        this.set((await backlog()).pending)
+        const read = await backlog()
+        if (read !== null) this.set(read.pending)
       },
     })
     new Gauge({
@@ -28,7 +35,9 @@ export class BacklogMetrics implements HasMetrics {
       aggregator: 'max',
       registers: [registry],
       async collect() {
-        const oldest = (await backlog()).oldestCreatedAt
+        const read = await backlog()
+        if (read === null) return
+        const oldest = read.oldestCreatedAt
         this.set(oldest === null ? 0 : Math.max(0, (Date.now() - oldest.getTime()) / 1000))
       },
     })
