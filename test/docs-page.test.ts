@@ -44,7 +44,7 @@ describe('the /docs page in a real browser', { skip: missing }, () => {
     await fx?.close()
   })
 
-  test('lists every operation of the document, and the newPlant and plantDeleted webhooks', async () => {
+  test('lists every operation of the document, and the newPlant, plantDeleted and ping webhooks', async () => {
     const shown = await page.locator('.opblock-summary').evaluateAll((blocks) =>
       blocks.map((block) => {
         const method = block.querySelector('.opblock-summary-method')?.textContent ?? ''
@@ -71,6 +71,7 @@ describe('the /docs page in a real browser', { skip: missing }, () => {
       'POST /webhooks/{id}/recover',
       'POST /webhooks/{id}/rotate-secret',
       'POST newPlant',
+      'POST ping',
       'POST plantDeleted',
     ])
   })
