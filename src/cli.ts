@@ -19,6 +19,10 @@ const USAGE = `usage: plantstore <command>
                                           expires (never), revoked (no), name (empty); with --json one
                                           JSON array; never the token itself
   token revoke ID                         revoke a token by its id
+  backup --to PATH                        a consistent copy of the SQLite database, while the service runs
+                                          (PostgreSQL: use pgBackRest)
+  restore --from PATH                     put a backup in place of the SQLite database, the service stopped;
+                                          the current one is moved aside, never deleted
   help, --help, -h                        print this text
   --version                               print the version
 
@@ -149,6 +153,44 @@ export async function tokenCommand(store: PlantStore, args: string[], out: Outpu
   }
 }
 
+/** The one path an option names, given once. */
+function onePath(args: string[], option: 'to' | 'from'): string {
+  const { values } = parseArgs({ args, options: { [option]: { type: 'string', multiple: true } }, strict: true, allowPositionals: false })
+  const paths = values[option] as string[] | undefined
+  if (paths === undefined || paths.length !== 1 || paths[0] === '') throw new UsageError(`it takes --${option} PATH, once`)
+  return paths[0] as string
+}
+
+/** `plantstore backup --to PATH` and `restore --from PATH`: SQLite's own copy; PostgreSQL has pgBackRest. */
+async function backupCommand(command: 'backup' | 'restore', args: string[], out: Output): Promise<number> {
+  const path = onePath(args, command === 'backup' ? 'to' : 'from')
+  const { database } = loadConfig()
+  if (database.kind !== 'sqlite') {
+    out.stderr(
+      `plantstore: ${command} is for the embedded SQLite store; back PostgreSQL up with pgBackRest (docs/OPERATIONS.md, "Backups and recovery")`,
+    )
+    return 2
+  }
+  const { backupSqlite } = await import('./backup/sqlite-backup.js')
+  const { restoreSqlite } = await import('./backup/sqlite-restore.js')
+  const { BackupError } = await import('./backup/sqlite-file.js')
+  try {
+    if (command === 'backup') {
+      const made = backupSqlite(database.path, path)
+      out.stdout(`backup: ${made.path}, ${made.bytes} bytes, ${made.plants} plants, ${made.seconds.toFixed(1)} s`)
+    } else {
+      const restored = await restoreSqlite(database.path, path)
+      const aside = restored.previous === null ? 'there was no database before' : `the previous database is at ${restored.previous}`
+      out.stdout(`restore: ${database.path} now holds the ${restored.plants} plants of ${path}; ${aside}`)
+    }
+    return 0
+  } catch (error) {
+    if (!(error instanceof BackupError)) throw error
+    out.stderr(`plantstore: ${error.message}`)
+    return error.exitCode
+  }
+}
+
 async function withStore(work: (store: PlantStore) => Promise<void>): Promise<void> {
   const store = await openStore(loadConfig().database)
   try {
@@ -190,6 +232,9 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       case 'token':
         await withStore((store) => tokenCommand(store, args, out))
         return 0
+      case 'backup':
+      case 'restore':
+        return await backupCommand(command, args, out)
       default:
         throw new UsageError(command === undefined ? 'a command is needed' : `unknown command '${command}'`)
     }

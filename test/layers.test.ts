@@ -13,7 +13,7 @@ const LAYERS = [
   ['.'],
   ['routes'],
   ['auth', 'webhooks'],
-  ['lifecycle'],
+  ['lifecycle', 'backup'],
   ['http'],
   ['store/sqlite', 'store/postgres'],
   ['store/shared'],

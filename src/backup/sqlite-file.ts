@@ -1,0 +1,69 @@
+import { closeSync, fsyncSync, openSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type BetterSqlite3 from 'better-sqlite3'
+import { pendingMigrations } from '../store/shared/migrations.js'
+import { Database } from '../store/sqlite/driver.js'
+
+/** A backup or restore that cannot be done: one line for the operator, and the exit code. */
+export class BackupError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message)
+  }
+}
+
+/** Syncs a file, and the folder that names it, to disk: a rename is durable only then. */
+export function syncToDisk(path: string): void {
+  for (const target of [path, dirname(path)]) {
+    const fd = openSync(target, 'r')
+    try {
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+  }
+}
+
+/** The newest migration this version knows. */
+const newestKnownMigration = () => Math.max(...pendingMigrations('sqlite', new Set()).map((migration) => migration.version))
+
+export interface CheckedDatabase {
+  plants: number
+  version: number
+}
+
+/**
+ * Checks that `path` is a whole Plant Store database this version can serve: a SQLite file,
+ * `PRAGMA integrity_check` ok, Plant Store's tables, no migration newer than this version's.
+ */
+export function checkPlantStoreFile(path: string): CheckedDatabase {
+  let db: BetterSqlite3.Database
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true })
+  } catch (error) {
+    throw new BackupError(`${path} cannot be opened: ${(error as Error).message}`, 1)
+  }
+  try {
+    let integrity: unknown
+    try {
+      integrity = db.pragma('integrity_check', { simple: true })
+    } catch (error) {
+      throw new BackupError(`${path} is not a good SQLite database: ${(error as Error).message}`, 1)
+    }
+    if (integrity !== 'ok') throw new BackupError(`${path} fails SQLite's integrity check: ${String(integrity)}`, 1)
+    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[])
+    for (const table of ['schema_migrations', 'plants', 'tokens']) {
+      if (!tables.has(table)) throw new BackupError(`${path} is no Plant Store database: it has no ${table} table`, 1)
+    }
+    const version = (db.prepare('SELECT max(version) FROM schema_migrations').pluck().get() as number | null) ?? 0
+    const known = newestKnownMigration()
+    if (version > known) {
+      throw new BackupError(`${path} was made by a newer Plant Store (migration ${version}; this version knows up to ${known})`, 1)
+    }
+    return { plants: db.prepare('SELECT count(*) FROM plants').pluck().get() as number, version }
+  } finally {
+    db.close()
+  }
+}

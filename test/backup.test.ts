@@ -1,0 +1,231 @@
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, test } from 'node:test'
+import { Database } from '../src/store/sqlite/driver.js'
+import { POSTGRES_UNAVAILABLE, freshDatabase, seedPlants } from '../support/databases.js'
+import { pause } from '../support/receiver.js'
+import { REPO_ROOT, makeToken, runCli, startService, tempFolder } from '../support/service.js'
+import { Api } from './helpers/api.js'
+
+// plantstore backup and restore on SQLite, with the service running and writing: the copy
+// holds every acknowledged write, a refusal changes nothing, nothing is ever deleted.
+
+const pathOf = (url: string) => url.slice('sqlite:'.length)
+
+/** The plant ids a SQLite file holds. */
+function idsIn(file: string): Set<string> {
+  const db = new Database(file, { readonly: true })
+  try {
+    return new Set((db.prepare('SELECT id FROM plants').pluck().safeIntegers(true).all() as bigint[]).map(String))
+  } finally {
+    db.close()
+  }
+}
+
+describe('plantstore backup', () => {
+  test('under write load, the copy holds every plant acknowledged before it started, passes integrity_check, and no request fails', async () => {
+    const db = await freshDatabase('sqlite')
+    const folder = tempFolder()
+    const service = await startService({ DATABASE_URL: db.url })
+    try {
+      await seedPlants(db, { owner: 'writer', firstId: 1_000_000n, count: 50_000, name: (i) => `seeded ${i}` })
+      const token = await makeToken(db.url, 'writer')
+      const api = await Api.connect(service.url)
+      const acknowledged: { id: number; at: number }[] = []
+      const statuses = new Map<number, number>()
+      let stop = false
+      let next = 1
+      const lane = async () => {
+        while (!stop && next < 200_000) {
+          const id = next++
+          const answer = await api.createPlant(token, { id, name: `written ${id}` })
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
+          if (answer.status === 200) acknowledged.push({ id, at: Date.now() })
+        }
+      }
+      const lanes = Array.from({ length: 8 }, lane)
+      await pause(500)
+      const startedAt = Date.now()
+      const target = join(folder.path, 'backup.db')
+      const result = await runCli(['backup', '--to', target], { DATABASE_URL: db.url })
+      await pause(300)
+      stop = true
+      await Promise.all(lanes)
+      assert.equal(result.code, 0, result.stderr)
+      assert.match(result.stdout, /^backup: .*backup\.db, \d+ bytes, \d+ plants, \d+\.\d s\n$/)
+      assert.deepEqual([...statuses.keys()], [200], 'every create during the backup was answered 200')
+      const held = idsIn(target)
+      const before = acknowledged.filter((plant) => plant.at < startedAt)
+      assert.ok(before.length > 100, `plants were written before the backup (${before.length})`)
+      for (const plant of before) assert.ok(held.has(String(plant.id)), `plant ${plant.id}, acknowledged before the backup, is in it`)
+      assert.ok(held.has('1000000') && held.has('1049999'))
+      const check = new Database(target, { readonly: true })
+      assert.equal(check.pragma('integrity_check', { simple: true }), 'ok')
+      check.close()
+      assert.deepEqual(
+        readdirSync(folder.path).filter((name) => name !== 'backup.db'),
+        [],
+        'no temporary file is left',
+      )
+    } finally {
+      await service.stop()
+      folder.remove()
+      await db.drop()
+    }
+  })
+
+  test('an existing PATH is never overwritten (exit 2), and PostgreSQL is sent to pgBackRest (exit 2)', async () => {
+    const db = await freshDatabase('sqlite')
+    const folder = tempFolder()
+    try {
+      await runCli(['migrate'], { DATABASE_URL: db.url })
+      const target = join(folder.path, 'taken.db')
+      writeFileSync(target, 'keep me')
+      const taken = await runCli(['backup', '--to', target], { DATABASE_URL: db.url })
+      assert.equal(taken.code, 2)
+      assert.equal(taken.stderr.trim().split('\n').length, 1)
+      assert.equal(readFileSync(target, 'utf8'), 'keep me')
+      const postgres = await runCli(['backup', '--to', join(folder.path, 'pg.db')], { DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none' })
+      assert.equal(postgres.code, 2)
+      assert.match(postgres.stderr, /pgBackRest/)
+      assert.equal(existsSync(join(folder.path, 'pg.db')), false)
+    } finally {
+      folder.remove()
+      await db.drop()
+    }
+  })
+
+  test('killed midway, it leaves nothing at PATH', async () => {
+    const db = await freshDatabase('sqlite')
+    const folder = tempFolder()
+    try {
+      await runCli(['migrate'], { DATABASE_URL: db.url })
+      await seedPlants(db, { owner: 'big', firstId: 1n, count: 400_000, name: (i) => `a plant with a longer name ${i}` })
+      const target = join(folder.path, 'cut.db')
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'plantstore'), 'backup', '--to', target], {
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url },
+        stdio: 'ignore',
+      })
+      // Killed once the copy is under way: its temporary file exists beside PATH.
+      let partial: string | undefined
+      for (let i = 0; i < 1_000 && partial === undefined && child.exitCode === null; i++) {
+        partial = readdirSync(folder.path).find((name) => name.startsWith('.cut.db.partial-'))
+        if (partial === undefined) await pause(5)
+      }
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit')
+        child.kill('SIGKILL')
+        await exited
+      }
+      assert.ok(partial !== undefined, 'the backup was killed while it copied')
+      assert.equal(existsSync(target), false)
+    } finally {
+      folder.remove()
+      await db.drop()
+    }
+  })
+})
+
+describe('plantstore restore', () => {
+  test('refuses a file that is no good Plant Store database, one from a newer version, and a database in use, changing nothing', async () => {
+    const db = await freshDatabase('sqlite')
+    const folder = tempFolder()
+    try {
+      const token = await makeToken(db.url, 'keeper')
+      const service = await startService({ DATABASE_URL: db.url })
+      const api = await Api.connect(service.url)
+      assert.equal((await api.createPlant(token, { id: 1n, name: 'kept' })).status, 200)
+      const good = join(folder.path, 'good.db')
+      assert.equal((await runCli(['backup', '--to', good], { DATABASE_URL: db.url })).code, 0)
+
+      const inUse = await runCli(['restore', '--from', good], { DATABASE_URL: db.url })
+      assert.equal(inUse.code, 1)
+      assert.match(inUse.stderr, /open: stop it/)
+      assert.deepEqual(await api.listPlants(token), [{ name: 'kept' }], 'the service still serves its database')
+      await service.stop()
+
+      const garbage = join(folder.path, 'garbage.db')
+      writeFileSync(garbage, 'this is not a database at all, just text'.repeat(200))
+      const newer = join(folder.path, 'newer.db')
+      assert.equal((await runCli(['backup', '--to', newer], { DATABASE_URL: db.url })).code, 0)
+      const edit = new Database(newer)
+      edit.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '999_future.sql', 0)").run()
+      edit.close()
+      const foreign = join(folder.path, 'foreign.db')
+      const other = new Database(foreign)
+      other.exec('CREATE TABLE notes (text TEXT)')
+      other.close()
+      for (const [file, reason] of [
+        [garbage, /not a good SQLite database|cannot be opened/],
+        [newer, /newer Plant Store/],
+        [foreign, /no Plant Store database/],
+        [join(folder.path, 'missing.db'), /cannot be opened/],
+      ] as const) {
+        const refused = await runCli(['restore', '--from', file], { DATABASE_URL: db.url })
+        assert.equal(refused.code, 1, refused.stderr)
+        assert.equal(refused.stderr.trim().split('\n').length, 1)
+        assert.match(refused.stderr, reason)
+      }
+      assert.deepEqual(
+        readdirSync(folder.path).filter((name) => name.includes('before-restore')),
+        [],
+      )
+      assert.deepEqual([...idsIn(pathOf(db.url))], ['1'], 'the database is untouched')
+    } finally {
+      folder.remove()
+      await db.drop()
+    }
+  })
+
+  test('puts the backup in place, moves the previous database aside, and the next start serves exactly the restored plants and tokens', async () => {
+    const db = await freshDatabase('sqlite')
+    const folder = tempFolder()
+    try {
+      const token = await makeToken(db.url, 'gardener')
+      let service = await startService({ DATABASE_URL: db.url })
+      let api = await Api.connect(service.url)
+      for (const id of [1n, 2n, 3n]) assert.equal((await api.createPlant(token, { id, name: `before ${id}` })).status, 200)
+      const backup = join(folder.path, 'before-mistake.db')
+      assert.equal((await runCli(['backup', '--to', backup], { DATABASE_URL: db.url })).code, 0)
+      // The mistake: every plant deleted, and one made after the backup.
+      for (const id of [1n, 2n, 3n]) assert.equal((await api.request('DELETE', `/plants/${id}`, { token })).status, 204)
+      assert.equal((await api.createPlant(token, { id: 4n, name: 'after' })).status, 200)
+      await service.stop()
+
+      const restored = await runCli(['restore', '--from', backup], { DATABASE_URL: db.url })
+      assert.equal(restored.code, 0, restored.stderr)
+      assert.match(restored.stdout, /holds the 3 plants of .*; the previous database is at .*\.before-restore-\d{8}T\d{6}Z\n$/)
+      const aside = /the previous database is at (\S+)\n/.exec(restored.stdout)?.[1] as string
+      assert.deepEqual([...idsIn(aside)], ['4'], 'the previous database is kept, as it was')
+
+      service = await startService({ DATABASE_URL: db.url })
+      api = await Api.connect(service.url)
+      assert.deepEqual(await api.listPlants(token), [{ name: 'before 1' }, { name: 'before 2' }, { name: 'before 3' }])
+      await service.stop()
+    } finally {
+      folder.remove()
+      await db.drop()
+    }
+  })
+})
+
+describe('plantstore backup on PostgreSQL', { skip: POSTGRES_UNAVAILABLE ?? false }, () => {
+  test('exits 2 and names pgBackRest, for restore too', async () => {
+    const db = await freshDatabase('postgres')
+    try {
+      for (const args of [
+        ['backup', '--to', '/nonexistent/x.db'],
+        ['restore', '--from', '/nonexistent/x.db'],
+      ]) {
+        const result = await runCli(args, { DATABASE_URL: db.url })
+        assert.equal(result.code, 2)
+        assert.match(result.stderr, /pgBackRest/)
+      }
+    } finally {
+      await db.drop()
+    }
+  })
+})
