@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import { POSTGRES_UNAVAILABLE, adminQuery, freshDatabase } from '../support/databases.js'
 import { pause } from '../support/receiver.js'
+import { freePort } from '../support/ports.js'
 import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../support/service.js'
 
 // The availability alert against the real thing: a real Prometheus scraping a real instance,
@@ -20,15 +20,6 @@ async function prometheusReason(): Promise<string | null> {
 const reasons = [await prometheusReason(), POSTGRES_UNAVAILABLE === null ? null : `no PostgreSQL server (${POSTGRES_UNAVAILABLE})`]
 const reason = reasons.find((one) => one !== null) ?? null
 const skip = reason !== null && process.env.CI !== 'true' ? reason : false
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  server.close()
-  await once(server, 'close')
-  return port
-}
 
 interface Alert {
   labels: { alertname: string }

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test'
 import { REDIS_COMMAND_TIMEOUT_MS } from '../src/auth/rate-limit.js'
 import { STORE_KINDS, freshDatabase } from '../support/databases.js'
 import { pause } from '../support/receiver.js'
+import { freePort } from '../support/ports.js'
 import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '../support/service.js'
 import { buildFixture } from './helpers/in-process.js'
 import { AUDIENCE, type IdentityProvider, startIdentityProvider } from './helpers/identity-provider.js'
@@ -16,14 +17,6 @@ import { AUDIENCE, type IdentityProvider, startIdentityProvider } from './helper
 // API; an identity provider that is down does not let requests escape the rate limit.
 
 /** A port on 127.0.0.1 that nothing listens on (free when asked). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  server.close()
-  await once(server, 'close')
-  return port
-}
 
 interface Ended {
   code: number | null

@@ -1,13 +1,4 @@
-import { createServer } from 'node:net'
-
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+export { freePort } from '../ports.js'
 
 /** Retries `attempt` every 250 ms until it gives a value (not null, not a throw), within `timeoutMs`. */
 export async function waitUntil<T>(what: string, attempt: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {

@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process'
 import { execFile } from 'node:child_process'
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { freePort } from '../ports.js'
 import { REPO_ROOT } from '../service.js'
 import { CLUSTER_USER, isAlive, killPostmaster, postmasterOf, signal, startAs, waitFor } from './processes.js'
 
@@ -13,18 +13,6 @@ const DEPLOY = join(REPO_ROOT, 'deploy', 'ha')
 /** The example's data root, replaced by a folder of this run's. */
 const EXAMPLE_ROOT = '/var/lib/plantstore-ha'
 export const SUPERUSER_PASSWORD = 'plantstore-example-superuser'
-
-/** A free TCP port of 127.0.0.1, as the kernel hands one out. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
 
 export interface Node {
   name: string
