@@ -6,7 +6,7 @@ import { OpaqueTokenAuthenticator } from './auth/opaque-tokens.js'
 import type { Authenticator } from './auth/principal.js'
 import type { Config } from './config/config.js'
 import { type HasMetrics, RequestMetrics, createRegistry } from './observability/metrics.js'
-import { RequestLogController } from './observability/request-log.js'
+import { RequestRecorder } from './observability/request-recorder.js'
 import { opsRoutes } from './routes/ops.js'
 import { plantRoutes } from './routes/plants.js'
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js'
@@ -25,6 +25,7 @@ import { methodNotAllowed } from './http/method-not-allowed.js'
 import { requestId } from './http/request-id.js'
 import { decorateRequestStore } from './http/request-store.js'
 import { registerGracefulClose } from './lifecycle/shutdown.js'
+import { pruneEveryMinute } from './lifecycle/pruning.js'
 import { createValidatorCompiler } from './http/validation.js'
 
 type AppConfig = Pick<
@@ -70,7 +71,7 @@ async function authenticatorFor(
   now: () => number,
   warn: (details: Record<string, unknown>, message: string) => void,
 ): Promise<{ authenticator: Authenticator; parts: HasMetrics[] }> {
-  const opaque = new OpaqueTokenAuthenticator(store, now)
+  const opaque = new OpaqueTokenAuthenticator(store.tokens, now)
   if (config.jwt === null) return { authenticator: opaque, parts: [] }
   const { EitherTokenAuthenticator, JwtAuthenticator } = await import('./auth/jwt-tokens.js')
   const jwt = new JwtAuthenticator(config.jwt, now, undefined, warn)
@@ -84,7 +85,7 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
     tracing === null ? null : new (await import('./http/server-spans.js')).ServerSpans(tracing.serviceName, store, tracing.databaseSystem)
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
-    logController: new RequestLogController(requestMetrics, spans),
+    logController: new RequestRecorder(requestMetrics, spans),
     genReqId: requestId,
     // The client address (rate limit per address, logs) comes from X-Forwarded-For only as far as this allows.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
@@ -132,13 +133,19 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
   )
   await app.register(async (guarded) => {
     await guardWithToken(guarded, { authenticator, rateLimit: config.rateLimit, redisUrl: config.redisUrl })
-    await guarded.register(plantRoutes, { store, idempotencyTtlMs: config.idempotencyTtlMs })
+    await guarded.register(plantRoutes, { idempotencyTtlMs: config.idempotencyTtlMs })
     await guarded.register(webhookRoutes, { config: config.webhooks })
     await guarded.register(webhookDeliveryRoutes)
   })
-  const deliveries = config.webhooks.deliver ? [startDeliveries(app, store, config.webhooks, tracing !== null)] : []
+  const deliveries = config.webhooks.deliver ? [startDeliveries(app, store.outbox, config.webhooks, tracing !== null)] : []
+  pruneEveryMinute(app, 'expired idempotency keys', config.idempotencyTtlMs, (before, limit) =>
+    store.plants.pruneIdempotencyKeys(before, limit),
+  )
+  // Finished events are pruned where they are delivered, after the retention period.
+  if (config.webhooks.deliver)
+    pruneEveryMinute(app, 'finished webhook events', config.webhooks.retentionMs, (before, limit) => store.outbox.prune(before, limit))
   const readiness = new ReadinessMetric(() => store.ping())
-  for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store), readiness, ...deliveries])
+  for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store.outbox), readiness, ...deliveries])
     part.registerMetrics(metrics)
   await app.register(swaggerUi, { routePrefix: '/docs' })
   allowedMethods.finish()

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, loadDotEnv } from './config/config.js'
 import { serve } from './server.js'
 import { openStore } from './open-store.js'
-import type { PlantStore, TokenRecord } from './store/store.js'
+import type { PlantStore, TokenRecord, TokenRecords } from './store/store.js'
 import { issueToken } from './auth/issue-token.js'
 import { DEFAULT_SCOPES, SCOPES, type Scope, isScope } from './api/scopes.js'
 import { parseDuration } from './config/duration.js'
@@ -61,7 +61,7 @@ function parseSubject(text: string | undefined): string {
   return text
 }
 
-async function createToken(store: PlantStore, args: string[], out: Output): Promise<void> {
+async function createToken(tokens: TokenRecords, args: string[], out: Output): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
@@ -89,7 +89,7 @@ async function createToken(store: PlantStore, args: string[], out: Output): Prom
     if (duration === undefined) throw new UsageError('--expires-in takes a number and a unit: 90s, 45m, 12h, 30d')
     expiresAt = new Date(Date.now() + duration)
   }
-  out.stdout(await issueToken(store, { subject, scopes, name, expiresAt }))
+  out.stdout(await issueToken(tokens, { subject, scopes, name, expiresAt }))
 }
 
 function tokenLine(token: TokenRecord): string {
@@ -126,17 +126,17 @@ function packageVersion(): string {
 }
 
 /** `plantstore token …` on an open store. */
-export async function tokenCommand(store: PlantStore, args: string[], out: Output): Promise<void> {
+export async function tokenCommand(tokens: TokenRecords, args: string[], out: Output): Promise<void> {
   const [action, ...rest] = args
   switch (action) {
     case 'create':
-      return createToken(store, rest, out)
+      return createToken(tokens, rest, out)
     case 'list': {
       const json = rest.length === 1 && rest[0] === '--json'
       if (rest.length > 0 && !json) throw new UsageError('token list takes no arguments but --json')
-      const tokens = await store.listTokens()
-      if (json) out.stdout(JSON.stringify(tokens.map(tokenJson)))
-      else for (const token of tokens) out.stdout(tokenLine(token))
+      const listed = await tokens.list()
+      if (json) out.stdout(JSON.stringify(listed.map(tokenJson)))
+      else for (const token of listed) out.stdout(tokenLine(token))
       return
     }
     case 'revoke': {
@@ -144,7 +144,7 @@ export async function tokenCommand(store: PlantStore, args: string[], out: Outpu
       if (id === undefined || extra.length > 0 || !/^[1-9][0-9]{0,15}$/.test(id)) {
         throw new UsageError('token revoke takes one token id, as shown by token list')
       }
-      if (!(await store.revokeToken(Number(id)))) throw new CommandError(`no token ${id} that is not already revoked`)
+      if (!(await tokens.revoke(Number(id)))) throw new CommandError(`no token ${id} that is not already revoked`)
       out.stderr(`revoked token ${id}`)
       return
     }
@@ -230,7 +230,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         await withStore(async () => out.stderr('the database schema is up to date'))
         return 0
       case 'token':
-        await withStore((store) => tokenCommand(store, args, out))
+        await withStore((store) => tokenCommand(store.tokens, args, out))
         return 0
       case 'backup':
       case 'restore':

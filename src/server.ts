@@ -18,7 +18,7 @@ const SHUTDOWN_DEADLINE_MS = 9_000
 async function createFirstToken(store: PlantStore, write: (text: string) => void, logger?: Logger): Promise<void> {
   let first: Awaited<ReturnType<typeof issueFirstToken>>
   try {
-    first = await issueFirstToken(store, { subject: 'admin', scopes: SCOPES, name: 'first start', expiresAt: null })
+    first = await issueFirstToken(store.tokens, { subject: 'admin', scopes: SCOPES, name: 'first start', expiresAt: null })
   } catch (error) {
     // A server that cannot take writes now (a standby, a failover) must not keep the instance
     // from serving reads; the token is made at the next start on a primary.

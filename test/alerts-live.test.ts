@@ -14,7 +14,11 @@ import { REPO_ROOT, type Service, makeToken, startService, tempFolder } from '..
 
 async function prometheusReason(): Promise<string | null> {
   const child = spawn('prometheus', ['--version'], { stdio: 'ignore' })
-  const [code] = (await Promise.race([once(child, 'exit'), once(child, 'error').then(() => [-1])])) as [number]
+  // Not events.once: its promise for 'exit' rejects when the spawn fails with 'error'.
+  const code = await new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(null))
+    child.once('exit', resolve)
+  })
   return code === 0 ? null : 'prometheus is not installed (apt-get install prometheus)'
 }
 const reasons = [await prometheusReason(), POSTGRES_UNAVAILABLE === null ? null : `no PostgreSQL server (${POSTGRES_UNAVAILABLE})`]

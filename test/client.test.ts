@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { type Plant, PlantStoreClient, PlantStoreError, WebhookVerificationError, verifyWebhook } from '@plantstore/client'
 import { Webhook } from 'standardwebhooks'
-import { CLIENT_TYPES_FILE, clientTypes } from '../support/client-types.js'
+import { CLIENT_TYPES_FILE, clientTypes } from '../scripts/client-types.js'
 import { STORE_KINDS } from '../support/databases.js'
 import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 

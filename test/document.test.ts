@@ -15,6 +15,7 @@ interface Operation {
   summary?: string
   description?: string
   security?: unknown[]
+  tags?: string[]
   responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: Record<string, unknown> }> }>
 }
 interface OpenApiDocument {
@@ -126,6 +127,27 @@ describe('the served OpenAPI document', () => {
     assert.ok(responses('/plants/{id}', 'delete')['405']?.headers?.Allow)
     assert.ok(responses('/plants/{id}', 'delete')['204']?.headers?.['RateLimit-Remaining'])
     assert.equal(responses('/plants/{id}', 'delete')['204']?.content, undefined, '204 has no body')
+  })
+
+  test("every guarded operation declares its scope, the guard's 401, 403, 429 and 503, and RateLimit headers below 500", () => {
+    const guarded = operationsOf(document).filter(([name]) => /^\w+ \/(plants|webhooks)/.test(name))
+    assert.equal(guarded.length, 14)
+    for (const [name, operation] of guarded) {
+      const [requirement] = operation.security as [{ bearerAuth: string[] }]
+      assert.equal(operation.security?.length, 1, name)
+      assert.match(requirement.bearerAuth.join(' '), /^(plants:read|plants:write|webhooks:manage)$/, name)
+      assert.deepEqual(operation.tags, [name.split('/')[1]], `${name} is tagged by its path`)
+      for (const status of ['401', '403', '429', '503']) assert.ok(operation.responses[status], `${name} declares ${status}`)
+      for (const [status, answer] of Object.entries(operation.responses)) {
+        assert.equal(
+          Boolean(answer.headers?.['RateLimit-Limit']),
+          Number(status) < 500,
+          `${name} ${status}: RateLimit headers below 500 only`,
+        )
+      }
+    }
+    const open = operationsOf(document).filter(([name]) => !guarded.some(([other]) => other === name))
+    for (const [name, operation] of open) assert.equal(operation.responses['401'], undefined, `${name} needs no token`)
   })
 
   test('servers names PUBLIC_URL as the production address', () => {

@@ -41,75 +41,75 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
 
     test('creates of one turn are one INSERT; each learns its own outcome, and the later of two equal ids, tried after, loses', async () => {
       const outcomes = await Promise.all([
-        store.createPlant(plant(1)),
-        store.createPlant(plant(2)),
-        store.createPlant(plant(1, 'second of id 1')),
-        store.createPlant(plant(3)),
+        store.plants.create(plant(1)),
+        store.plants.create(plant(2)),
+        store.plants.create(plant(1, 'second of id 1')),
+        store.plants.create(plant(3)),
       ])
       assert.deepEqual(outcomes, [true, true, false, true])
       assert.equal(await statements('create_plants'), 1)
       assert.equal(await statements('create_plant'), 1, 'the second create of id 1, after the first')
-      const page = await store.listPlants(everyPlant, 10)
+      const page = await store.plants.list(everyPlant, 10)
       assert.equal(page.json, '{"name":"plant 1"},{"name":"plant 2"},{"name":"plant 3"}')
     })
 
     test('a create made in the next turn of the event loop joins the INSERT of the turn before; two turns later, it does not', async () => {
       const before = await statements('create_plants')
-      const first = store.createPlant(plant(40))
+      const first = store.plants.create(plant(40))
       await new Promise((resolve) => setImmediate(resolve))
-      const second = store.createPlant(plant(41))
+      const second = store.plants.create(plant(41))
       assert.deepEqual(await Promise.all([first, second]), [true, true])
       assert.equal((await statements('create_plants')) - before, 1)
       const alone = await statements('create_plant')
-      const third = store.createPlant(plant(42))
+      const third = store.plants.create(plant(42))
       await new Promise((resolve) => setImmediate(resolve))
       await new Promise((resolve) => setImmediate(resolve))
-      const fourth = store.createPlant(plant(43))
+      const fourth = store.plants.create(plant(43))
       assert.deepEqual(await Promise.all([third, fourth]), [true, true])
       assert.equal((await statements('create_plant')) - alone, 2)
     })
 
     test('an id that exists already is refused in a batch too', async () => {
-      assert.deepEqual(await Promise.all([store.createPlant(plant(2, 'again')), store.createPlant(plant(4))]), [false, true])
-      assert.equal((await store.listPlants({ ...everyPlant, after: 1n }, 1)).json, '{"name":"plant 2"}')
+      assert.deepEqual(await Promise.all([store.plants.create(plant(2, 'again')), store.plants.create(plant(4))]), [false, true])
+      assert.equal((await store.plants.list({ ...everyPlant, after: 1n }, 1)).json, '{"name":"plant 2"}')
     })
 
     test('deletes of one turn are one DELETE that keeps to each owner, and the later of two on one id finds it gone', async () => {
-      await Promise.all([20, 21, 22, 23].map((id) => store.createPlant(plant(id))))
+      await Promise.all([20, 21, 22, 23].map((id) => store.plants.create(plant(id))))
       const before = await statements('delete_plants')
       const outcomes = await Promise.all([
-        store.deletePlant(20n, 'batcher'),
-        store.deletePlant(21n, 'someone else'),
-        store.deletePlant(22n, null),
-        store.deletePlant(20n, 'batcher'),
-        store.deletePlant(99n, 'batcher'),
+        store.plants.delete(20n, 'batcher'),
+        store.plants.delete(21n, 'someone else'),
+        store.plants.delete(22n, null),
+        store.plants.delete(20n, 'batcher'),
+        store.plants.delete(99n, 'batcher'),
       ])
       assert.deepEqual(outcomes, [true, false, true, false, false])
       assert.equal((await statements('delete_plants')) - before, 1)
-      assert.equal((await store.listPlants({ ...everyPlant, after: 19n, upTo: 29n }, 10)).json, '{"name":"plant 21"},{"name":"plant 23"}')
+      assert.equal((await store.plants.list({ ...everyPlant, after: 19n, upTo: 29n }, 10)).json, '{"name":"plant 21"},{"name":"plant 23"}')
     })
 
     test('a create that fails does not take the others of its batch down with it', async () => {
       const outcomes = await Promise.allSettled([
-        store.createPlant(plant(10)),
-        store.createPlant(plant(11, null)),
-        store.createPlant(plant(12)),
+        store.plants.create(plant(10)),
+        store.plants.create(plant(11, null)),
+        store.plants.create(plant(12)),
       ])
       assert.deepEqual(
         outcomes.map((outcome) => outcome.status),
         ['fulfilled', 'rejected', 'fulfilled'],
       )
-      assert.equal((await store.listPlants({ ...everyPlant, after: 9n, upTo: 19n }, 10)).json, '{"name":"plant 10"},{"name":"plant 12"}')
+      assert.equal((await store.plants.list({ ...everyPlant, after: 9n, upTo: 19n }, 10)).json, '{"name":"plant 10"},{"name":"plant 12"}')
     })
 
     test('identical lists of one turn are one query, and each owner still gets only its own page', async () => {
-      await store.createPlant({ id: 500n, owner: 'lister', name: 'of lister', tag: null })
-      await store.createPlant({ id: 501n, owner: 'lister2', name: 'of lister2', tag: null })
+      await store.plants.create({ id: 500n, owner: 'lister', name: 'of lister', tag: null })
+      await store.plants.create({ id: 501n, owner: 'lister2', name: 'of lister2', tag: null })
       const ofLister = { owner: 'lister', tag: null, after: null, upTo: null }
       const before = await statements('list_plants_by_owner')
       const pages = await Promise.all([
-        ...Array.from({ length: 10 }, () => store.listPlants(ofLister, 20)),
-        store.listPlants({ ...ofLister, owner: 'lister2' }, 20),
+        ...Array.from({ length: 10 }, () => store.plants.list(ofLister, 20)),
+        store.plants.list({ ...ofLister, owner: 'lister2' }, 20),
       ])
       assert.equal((await statements('list_plants_by_owner')) - before, 2, 'one query for the ten, one for the other owner')
       for (const page of pages.slice(0, 10)) assert.equal(page.json, '{"name":"of lister"}')
@@ -118,9 +118,9 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
 
     test("a list asked after a create was acknowledged sees it, though the same list was asked in the create's turn", async () => {
       const ofLister = { owner: 'lister3', tag: null, after: null, upTo: null }
-      const early = store.listPlants(ofLister, 20)
-      assert.equal(await store.createPlant({ id: 600n, owner: 'lister3', name: 'fresh', tag: null }), true)
-      const late = await store.listPlants(ofLister, 20)
+      const early = store.plants.list(ofLister, 20)
+      assert.equal(await store.plants.create({ id: 600n, owner: 'lister3', name: 'fresh', tag: null }), true)
+      const late = await store.plants.list(ofLister, 20)
       assert.equal(late.json, '{"name":"fresh"}')
       await early
     })
@@ -146,7 +146,7 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
         await adminQuery(`ALTER DATABASE ${name} SET synchronous_commit = off`)
         await assert.rejects(PostgresStore.open(config(db.url, false)), /synchronous_commit is off/)
         const store = await PostgresStore.open(config(db.url, true))
-        assert.equal(await store.createPlant(plant(1)), true, 'with session settings it serves, raised to on')
+        assert.equal(await store.plants.create(plant(1)), true, 'with session settings it serves, raised to on')
         await store.close()
       } finally {
         await db.drop()

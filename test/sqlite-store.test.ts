@@ -26,35 +26,35 @@ describe("the SQLite store's group commit, on a real file", () => {
 
   test('writes of one turn are committed together and each learns its own outcome', async () => {
     const outcomes = await Promise.all([
-      store.createPlant(plant(1)),
-      store.createPlant(plant(2)),
-      store.createPlant(plant(1, 'duplicate')),
-      store.deletePlant(2n, 'grouper'),
-      store.deletePlant(3n, 'grouper'),
+      store.plants.create(plant(1)),
+      store.plants.create(plant(2)),
+      store.plants.create(plant(1, 'duplicate')),
+      store.plants.delete(2n, 'grouper'),
+      store.plants.delete(3n, 'grouper'),
     ])
     assert.deepEqual(outcomes, [true, true, false, true, false])
-    const page = await store.listPlants({ owner: 'grouper', tag: null, after: null, upTo: null }, 10)
+    const page = await store.plants.list({ owner: 'grouper', tag: null, after: null, upTo: null }, 10)
     assert.deepEqual(page, { json: '{"name":"plant 1"}', count: 1, lastId: 1n })
   })
 
   test('a write that fails does not take the others of its batch down with it', async () => {
     const outcomes = await Promise.allSettled([
-      store.createPlant(plant(10)),
-      store.createPlant(plant(11, null)),
-      store.createPlant(plant(12)),
+      store.plants.create(plant(10)),
+      store.plants.create(plant(11, null)),
+      store.plants.create(plant(12)),
     ])
     assert.equal(outcomes[0]?.status, 'fulfilled')
     assert.equal(outcomes[1]?.status, 'rejected')
     assert.equal(outcomes[2]?.status, 'fulfilled')
-    const page = await store.listPlants({ owner: 'grouper', tag: null, after: 9n, upTo: null }, 10)
+    const page = await store.plants.list({ owner: 'grouper', tag: null, after: 9n, upTo: null }, 10)
     assert.deepEqual(page, { json: '{"name":"plant 10"},{"name":"plant 12"}', count: 2, lastId: 12n })
   })
 
   test('a write made in the next turn of the event loop joins the commit of the turn before', async () => {
     const before = { ...store.commitCounts }
-    const first = store.createPlant(plant(20))
+    const first = store.plants.create(plant(20))
     await new Promise((resolve) => setImmediate(resolve))
-    const second = store.createPlant(plant(21))
+    const second = store.plants.create(plant(21))
     assert.deepEqual(await Promise.all([first, second]), [true, true])
     assert.deepEqual(store.commitCounts, { transactions: before.transactions + 1, writes: before.writes + 2 })
   })
@@ -63,10 +63,10 @@ describe("the SQLite store's group commit, on a real file", () => {
     const registry = new Registry()
     store.registerMetrics(registry)
     const before = { ...store.commitCounts }
-    const first = store.createPlant(plant(30))
+    const first = store.plants.create(plant(30))
     await new Promise((resolve) => setImmediate(resolve))
     await new Promise((resolve) => setImmediate(resolve))
-    const second = store.createPlant(plant(31))
+    const second = store.plants.create(plant(31))
     assert.deepEqual(await Promise.all([first, second]), [true, true])
     assert.deepEqual(store.commitCounts, { transactions: before.transactions + 2, writes: before.writes + 2 })
     const text = await registry.metrics()
@@ -90,7 +90,7 @@ describe("the SQLite store's page cache", () => {
     folder.remove()
   })
 
-  const firstPage = (owner: string) => store.listPlants({ owner, tag: null, after: null, upTo: null }, 20)
+  const firstPage = (owner: string) => store.plants.list({ owner, tag: null, after: null, upTo: null }, 20)
   const newPlant = (id: number, owner: string): NewPlant => ({ id: BigInt(id), owner, name: `plant ${id}`, tag: null })
 
   for (const [writerName, writer, id] of [
@@ -101,18 +101,18 @@ describe("the SQLite store's page cache", () => {
       const owner = `owner of ${id}`
       assert.equal((await firstPage(owner)).count, 0)
       assert.equal((await firstPage(owner)).count, 0, 'now cached')
-      assert.equal(await writer().createPlant(newPlant(id, owner)), true)
+      assert.equal(await writer().plants.create(newPlant(id, owner)), true)
       assert.deepEqual(await firstPage(owner), { json: `{"name":"plant ${id}"}`, count: 1, lastId: BigInt(id) })
-      assert.equal(await writer().deletePlant(BigInt(id), owner), true)
+      assert.equal(await writer().plants.delete(BigInt(id), owner), true)
       assert.equal((await firstPage(owner)).count, 0)
     })
   }
 
   test('owners whose names and tags could run together each get their own page', async () => {
-    await store.createPlant({ id: 300n, owner: 'a|b', name: 'of a|b', tag: null })
-    await store.createPlant({ id: 301n, owner: 'a', name: 'of a, tagged b', tag: 'b' })
-    const ofAB = await store.listPlants({ owner: 'a|b', tag: null, after: null, upTo: null }, 20)
-    const ofATaggedB = await store.listPlants({ owner: 'a', tag: 'b', after: null, upTo: null }, 20)
+    await store.plants.create({ id: 300n, owner: 'a|b', name: 'of a|b', tag: null })
+    await store.plants.create({ id: 301n, owner: 'a', name: 'of a, tagged b', tag: 'b' })
+    const ofAB = await store.plants.list({ owner: 'a|b', tag: null, after: null, upTo: null }, 20)
+    const ofATaggedB = await store.plants.list({ owner: 'a', tag: 'b', after: null, upTo: null }, 20)
     assert.equal(ofAB.json, '{"name":"of a|b"}')
     assert.equal(ofATaggedB.json, '{"name":"of a, tagged b","tag":"b"}')
   })
@@ -135,11 +135,11 @@ describe('the SQLite store while another connection holds the write lock', () =>
   })
 
   const owner = 'waiter'
-  const list = () => store.listPlants({ owner, tag: null, after: null, upTo: null }, 20)
+  const list = () => store.plants.list({ owner, tag: null, after: null, upTo: null }, 20)
 
   test('a write waits for the lock without blocking the event loop, then commits', async () => {
     holder.prepare('BEGIN IMMEDIATE').run()
-    const created = store.createPlant({ id: 1n, owner, name: 'patient', tag: null })
+    const created = store.plants.create({ id: 1n, owner, name: 'patient', tag: null })
     const started = performance.now()
     await new Promise((resolve) => setTimeout(resolve, 200))
     assert.ok(performance.now() - started < 1_000, 'timers still run while the write waits')
@@ -153,38 +153,38 @@ describe('the SQLite store while another connection holds the write lock', () =>
     holder.prepare('BEGIN IMMEDIATE').run()
     // Timed from before the call: a wait inside SQLite would block the call itself.
     const started = performance.now()
-    const made = store.createToken({ hash: 'a'.repeat(64), subject: owner, scopes: ['plants:read'], name: null, expiresAt: null })
+    const made = store.tokens.create({ hash: 'a'.repeat(64), subject: owner, scopes: ['plants:read'], name: null, expiresAt: null })
     await new Promise((resolve) => setTimeout(resolve, 200))
     assert.ok(performance.now() - started < 1_000, 'timers still run while the statement waits')
     holder.prepare('COMMIT').run()
     const id = await made
-    assert.equal((await store.findTokenByHash('a'.repeat(64)))?.id, id)
+    assert.equal((await store.tokens.findByHash('a'.repeat(64)))?.id, id)
   })
 
   test('a statement outside the group commit that cannot get the lock within 5 s fails as unavailable', async () => {
     holder.prepare('BEGIN IMMEDIATE').run()
     try {
       const started = performance.now()
-      const made = store.createToken({ hash: 'b'.repeat(64), subject: owner, scopes: ['plants:read'], name: null, expiresAt: null })
+      const made = store.tokens.create({ hash: 'b'.repeat(64), subject: owner, scopes: ['plants:read'], name: null, expiresAt: null })
       await assert.rejects(made, StoreUnavailableError)
       assert.ok(performance.now() - started >= 4_900)
     } finally {
       holder.prepare('COMMIT').run()
     }
-    assert.equal(await store.findTokenByHash('b'.repeat(64)), null, 'the token was not made')
+    assert.equal(await store.tokens.findByHash('b'.repeat(64)), null, 'the token was not made')
   })
 
   test('a write that cannot get the lock within 5 s fails as unavailable, and nothing is written', async () => {
     holder.prepare('BEGIN IMMEDIATE').run()
     try {
       const started = performance.now()
-      await assert.rejects(store.createPlant({ id: 2n, owner, name: 'impatient', tag: null }), StoreUnavailableError)
+      await assert.rejects(store.plants.create({ id: 2n, owner, name: 'impatient', tag: null }), StoreUnavailableError)
       assert.ok(performance.now() - started >= 4_900)
     } finally {
       holder.prepare('COMMIT').run()
     }
     assert.equal((await list()).count, 1)
-    assert.equal(await store.createPlant({ id: 3n, owner, name: 'later', tag: null }), true, 'writes go on once the lock is free')
+    assert.equal(await store.plants.create({ id: 3n, owner, name: 'later', tag: null }), true, 'writes go on once the lock is free')
   })
 })
 

@@ -61,7 +61,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(server.resource['service.name'], 'plantstore')
       assert.equal(server.statusCode, 0)
 
-      const store = spans.find((span) => span.parentSpanId === server.spanId && span.attributes['db.operation.name'] === 'createPlant')
+      const store = spans.find((span) => span.parentSpanId === server.spanId && span.attributes['db.operation.name'] === 'plants.create')
       assert.ok(store, 'a store span under the SERVER span')
       assert.equal(store.traceId, CALLER_TRACE)
       assert.equal(store.attributes['db.system.name'], kind === 'sqlite' ? 'sqlite' : 'postgresql')
@@ -126,7 +126,7 @@ for (const kind of STORE_KINDS) {
       const server = serverSpan(spans, 'GET /plants', listTrace)
       assert.ok(server)
       const children = spans.filter((span) => span.parentSpanId === server.spanId).map((span) => span.attributes['db.operation.name'])
-      assert.deepEqual(children.sort(), ['findTokenByHash', 'listPlants'])
+      assert.deepEqual(children.sort(), ['plants.list', 'tokens.findByHash'])
     })
 
     test('no token, secret, Authorization value, body or access_token reaches the collector', async () => {

@@ -120,7 +120,7 @@ for (const kind of STORE_KINDS) {
           assert.ok([202, 404].includes(raced.status), raced.text)
           assert.equal(deleted.status, 204)
         }
-        await eventually('no event is pending', async () => (await fx.store.webhookBacklog()).pending === 0)
+        await eventually('no event is pending', async () => (await fx.store.outbox.backlog()).pending === 0)
       })
       await stillDelivers(fx.api, token, nextId++)
     })

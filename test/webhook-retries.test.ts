@@ -67,7 +67,7 @@ for (const kind of STORE_KINDS) {
     const db = await freshDatabase(kind)
     const store = await openStore(loadConfig({ DATABASE_URL: db.url }).database)
     try {
-      await store.createSubscription(
+      await store.subscriptions.create(
         {
           id: 'wh_prune',
           subject: 'pruner',
@@ -78,21 +78,21 @@ for (const kind of STORE_KINDS) {
         },
         25,
       )
-      for (const id of [1n, 2n, 3n]) assert.equal(await store.createPlant({ id, owner: 'pruner', name: `p${id}`, tag: null }), true)
-      const claims = await store.claimDeliveries(2, 60_000)
+      for (const id of [1n, 2n, 3n]) assert.equal(await store.plants.create({ id, owner: 'pruner', name: `p${id}`, tag: null }), true)
+      const claims = await store.outbox.claim(2, 60_000)
       assert.equal(claims.length, 2)
       const [delivered, givenUp] = claims as [(typeof claims)[0], (typeof claims)[0]]
-      await store.finishDeliveries(
+      await store.outbox.finish(
         [
           { claim: delivered, outcome: { kind: 'delivered', result: 'HTTP 200' }, status: 200 },
           { claim: givenUp, outcome: { kind: 'given-up', result: 'HTTP 500' }, status: 500 },
         ],
         { disableAfterMs: null },
       )
-      assert.equal(await store.pruneDeliveries(new Date(Date.now() - 60_000), 1_000), 0, 'kept within the retention')
-      assert.equal(await store.pruneDeliveries(new Date(Date.now() + 60_000), 1), 1, 'in batches of the limit')
-      assert.equal(await store.pruneDeliveries(new Date(Date.now() + 60_000), 1_000), 1)
-      assert.equal((await store.webhookBacklog()).pending, 1, 'the third event is still pending')
+      assert.equal(await store.outbox.prune(new Date(Date.now() - 60_000), 1_000), 0, 'kept within the retention')
+      assert.equal(await store.outbox.prune(new Date(Date.now() + 60_000), 1), 1, 'in batches of the limit')
+      assert.equal(await store.outbox.prune(new Date(Date.now() + 60_000), 1_000), 1)
+      assert.equal((await store.outbox.backlog()).pending, 1, 'the third event is still pending')
     } finally {
       await store.close()
       await db.drop()

@@ -294,7 +294,7 @@ describe('outbound safety', () => {
   test('at delivery, a target that is (or resolves to) loopback gets no connection', async () => {
     // Made behind the route's back, as if the name had resolved elsewhere at registration.
     for (const url of [receiver.url(), `http://localhost:${receiver.port}/hook`]) {
-      await fx.store.createSubscription(
+      await fx.store.subscriptions.create(
         {
           id: `wh_test_${randomBytes(4).toString('hex')}`,
           subject: 'admin',
@@ -321,7 +321,7 @@ for (const kind of STORE_KINDS) {
     try {
       const made = await fx.api.request<Created>('POST', '/webhooks', { token: fx.adminToken, json: { url: receiver.url() } })
       assert.equal(made.status, 201)
-      const [kept] = await fx.store.listSubscriptions(null)
+      const [kept] = await fx.store.subscriptions.list(null)
       assert.match(kept?.secret ?? '', /^aes-256-gcm:/)
       assert.equal(kept?.secret.includes(made.body.secret.slice('whsec_'.length)), false)
       assert.equal((await fx.api.createPlant(fx.adminToken, { id: 5n, name: 'sealed' })).status, 200)

@@ -11,9 +11,9 @@ export interface PlantEventSubject {
   tag: string | null
 }
 
-export interface EventType<Subject> {
+export interface EventType<Subject, Name extends string = string> {
   /** The name of the event, in the outbox's `event` column and the document's `webhooks`. */
-  name: string
+  name: Name
   /** The exact body a subscriber receives; ids are exact integer literals. */
   body(subject: Subject): string
   /** The document's path item for the event. */
@@ -73,7 +73,7 @@ const NEW_PLANT_WEBHOOK = {
   },
 }
 
-export const NEW_PLANT: EventType<PlantEventSubject> = {
+export const NEW_PLANT: EventType<PlantEventSubject, 'newPlant'> = {
   name: 'newPlant',
   // The NewPlant of the API, written by hand so that the id is never a double.
   body(plant) {
@@ -119,13 +119,13 @@ const PLANT_DELETED_WEBHOOK = {
   },
 }
 
-export const PLANT_DELETED: EventType<DeletedPlantSubject> = {
+export const PLANT_DELETED: EventType<DeletedPlantSubject, 'plantDeleted'> = {
   name: 'plantDeleted',
   body: (plant) => `{"id":${plant.id}}`,
   webhook: PLANT_DELETED_WEBHOOK,
 }
 
-export const EVENT_TYPES: readonly EventType<never>[] = [NEW_PLANT, PLANT_DELETED]
+export const EVENT_TYPES = [NEW_PLANT, PLANT_DELETED] as const
 
 /** What POST /webhooks/{id}/ping sends: no subscription asks for it, every one may get it. */
 export const PING_WEBHOOK: object = {
@@ -154,8 +154,8 @@ export const PING_WEBHOOK: object = {
   },
 }
 
-/** The event types a subscription may ask for. */
-export const EVENT_NAMES = ['newPlant', 'plantDeleted'] as const
-export type EventName = (typeof EVENT_NAMES)[number]
+/** The event types a subscription may ask for: those of the catalogue. */
+export type EventName = (typeof EVENT_TYPES)[number]['name']
+export const EVENT_NAMES: readonly EventName[] = EVENT_TYPES.map((event) => event.name)
 /** What a subscription gets when it names no events. */
 export const DEFAULT_EVENTS: readonly EventName[] = ['newPlant']

@@ -88,6 +88,12 @@ const ERROR_MEANINGS: Record<number, [string, Headers?]> = {
   ],
 }
 
+/** What a 404 means, by what the route looks up: an id that is not the caller's is answered exactly as a missing one. */
+export const NOT_FOUND = {
+  subscription: { 404: 'No webhook subscription with this id that the caller may access' },
+  event: { 404: 'No webhook subscription with this id that the caller may access, or no event with this webhook-id in it' },
+} as const
+
 /** Statuses any route can answer: sent by the HTTP layer, or by the path's other methods. */
 const ANY_ROUTE = [405, 408, 431, 500] as const
 
@@ -95,25 +101,45 @@ interface ResponseOptions {
   /** The body's named schema (or an array of one); none = no body. */
   body?: TSchema | { type: 'array'; items: { $ref: string }; [keyword: string]: unknown }
   headers?: Headers
-  /** With rate-limit headers: the route is behind the token guard. */
-  limited?: boolean
 }
 
 /** A response in Fastify's content form, which the document keeps with its headers. */
-export function response(description: string, { body, headers = {}, limited = false }: ResponseOptions = {}): object {
-  const allHeaders = { ...HEADERS.requestId, ...HEADERS.cors, ...(limited ? HEADERS.rateLimit : {}), ...headers }
+export function response(description: string, { body, headers = {} }: ResponseOptions = {}): object {
+  const allHeaders = { ...HEADERS.requestId, ...HEADERS.cors, ...headers }
   // Without a body, `type: 'null'` keeps the document from declaring any content.
   if (body === undefined) return { type: 'null', description, headers: allHeaders }
   return { description, headers: allHeaders, content: { 'application/json': { schema: '$id' in body ? ref(body as TSchema) : body } } }
 }
 
-/** The error responses of a route: those named, and those any route can give. */
-export function errorResponses(statuses: readonly number[], { limited = false } = {}): Record<number, object> {
+/** The error responses of a route: those named, and those any route can give; `meanings` are this route's own, over the defaults. */
+export function errorResponses(
+  statuses: readonly number[],
+  { meanings = {} }: { meanings?: Readonly<Record<number, string>> } = {},
+): Record<number, object> {
   const all = [...new Set([...statuses, ...ANY_ROUTE])].sort((a, b) => a - b)
   return Object.fromEntries(
     all.map((status) => {
       const [meaning, headers] = ERROR_MEANINGS[status] ?? ['Error']
-      return [status, response(meaning, { body: ErrorSchema, headers, limited: limited && status < 500 })]
+      return [status, response(meanings[status] ?? meaning, { body: ErrorSchema, headers })]
     }),
   )
+}
+
+/** What the token guard itself answers, on every route behind it. */
+const GUARD_STATUSES = [401, 403, 429, 503] as const
+
+/**
+ * A guarded route's schema as the document shows it: the security requirement of its scope,
+ * the guard's own error responses beside the route's, and the rate-limit headers on every
+ * answer the guard lets through or refuses (all but 5xx). `tag`: the route's, unless it names one.
+ */
+export function guardedSchema<Schema extends object>(schema: Schema, scope: string, tag: string): Schema {
+  const own = schema as { tags?: readonly string[]; response?: Record<number, object> }
+  const responses: Record<number, object> = { ...errorResponses(GUARD_STATUSES), ...own.response }
+  for (const [status, answer] of Object.entries(responses)) {
+    if (Number(status) >= 500) continue
+    const { headers, ...rest } = answer as { headers?: Headers }
+    responses[Number(status)] = { ...rest, headers: { ...HEADERS.requestId, ...HEADERS.cors, ...HEADERS.rateLimit, ...headers } }
+  }
+  return { ...schema, tags: own.tags ?? [tag], security: [{ bearerAuth: [scope] }], response: responses }
 }

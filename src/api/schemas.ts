@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { EVENT_NAMES } from './events.js'
 
 /**
  * A JSON integer in the signed 64-bit range, kept exact as a bigint. Request bodies and URLs
@@ -95,11 +96,11 @@ const SUBSCRIPTION_URL = Type.String({
   examples: ['https://hooks.example.com/plantstore'],
 })
 
-const EVENT_NAMES_SCHEMA = Type.Array(Type.Union([Type.Literal('newPlant'), Type.Literal('plantDeleted')]), {
+const EVENT_NAMES_SCHEMA = Type.Array(Type.Union(EVENT_NAMES.map((name) => Type.Literal(name))), {
   minItems: 1,
-  maxItems: 2,
+  maxItems: EVENT_NAMES.length,
   uniqueItems: true,
-  description: 'The event types sent to the subscription: newPlant, plantDeleted or both',
+  description: `The event types sent to the subscription: one or more of ${EVENT_NAMES.join(', ')}`,
   examples: [['newPlant', 'plantDeleted']],
 })
 

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { HttpError } from '../http/errors.js'
+import { type HttpError, scopeMissing, tokenInvalid, tokenMissing } from '../http/errors.js'
 import type { Authenticator, Principal } from './principal.js'
 import type { RequestLimiter } from './rate-limit.js'
 import type { Scope } from '../api/scopes.js'
+import { guardedSchema } from '../api/responses.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,10 +14,6 @@ declare module 'fastify' {
     scope?: Scope
   }
 }
-
-const REALM = 'Bearer realm="plantstore"'
-
-const unauthorized = (message: string, challenge = REALM) => new HttpError(401, message, { 'www-authenticate': challenge })
 
 /** The credentials of an `Authorization: Bearer <token>` header (scheme case-insensitive), else null. */
 function bearerToken(header: string | undefined): string | null {
@@ -35,7 +32,7 @@ export function requireToken(authenticator: Authenticator, limit: RequestLimiter
     // Answers about a caller's plants, errors included, must not be stored by shared caches.
     reply.header('cache-control', 'no-store')
     const token = bearerToken(request.headers.authorization)
-    const principal = token === null ? null : authenticator.authenticate(token, request.store)
+    const principal = token === null ? null : authenticator.authenticate(token, request.store.tokens)
     if (principal instanceof Promise) {
       principal.then(
         (found) => admit(request, reply, token, found, limit, done),
@@ -67,19 +64,10 @@ function admit(
 
 /** Why the request may not go on, or undefined when it may. */
 function accessError(request: FastifyRequest, token: string | null, principal: Principal | null): HttpError | undefined {
-  if (token === null) return unauthorized('a bearer token is required: send Authorization: Bearer <token>')
-  if (principal === null) {
-    return unauthorized(
-      'the bearer token is unknown, expired or revoked',
-      `${REALM}, error="invalid_token", error_description="the token is unknown, expired or revoked"`,
-    )
-  }
+  if (token === null) return tokenMissing()
+  if (principal === null) return tokenInvalid()
   const scope = request.routeOptions.config.scope
-  if (scope !== undefined && !principal.scopes.has(scope)) {
-    return new HttpError(403, `this token lacks the scope ${scope}`, {
-      'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
-    })
-  }
+  if (scope !== undefined && !principal.scopes.has(scope)) return scopeMissing(scope)
   return undefined
 }
 
@@ -93,6 +81,12 @@ export async function guardWithToken(
   { authenticator, rateLimit, redisUrl }: { authenticator: Authenticator; rateLimit: number; redisUrl: string | null },
 ): Promise<void> {
   scope.decorateRequest('principal', null)
+  // The guard's part of each route's document: a route states only its own statuses.
+  scope.addHook('onRoute', (route) => {
+    const required = route.config?.scope
+    if (required === undefined || route.schema === undefined) return
+    route.schema = guardedSchema(route.schema, required, route.url.split('/')[1] ?? '')
+  })
   const limit = rateLimit > 0 ? await (await import('./rate-limit.js')).createRequestLimiter(scope, rateLimit, redisUrl) : null
   scope.addHook('onRequest', requireToken(authenticator, limit))
 }

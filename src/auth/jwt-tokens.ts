@@ -3,7 +3,7 @@ import { Counter, type Registry } from 'prom-client'
 import type { HasMetrics } from '../observability/metrics.js'
 import type { JwtConfig } from '../config/config.js'
 import type { Authenticator, Principal } from './principal.js'
-import type { PlantStore } from '../store/store.js'
+import type { TokenRecords } from '../store/tokens.js'
 import { ProviderKeys } from './provider-keys.js'
 import { type Scope, isScope } from '../api/scopes.js'
 import { hashToken } from './tokens.js'
@@ -141,7 +141,7 @@ export class EitherTokenAuthenticator implements Authenticator {
     private readonly jwt: Authenticator,
   ) {}
 
-  authenticate(token: string, store?: PlantStore): Principal | null | Promise<Principal | null> {
-    return looksLikeJwt(token) ? this.jwt.authenticate(token) : this.opaque.authenticate(token, store)
+  authenticate(token: string, tokens?: TokenRecords): Principal | null | Promise<Principal | null> {
+    return looksLikeJwt(token) ? this.jwt.authenticate(token) : this.opaque.authenticate(token, tokens)
   }
 }

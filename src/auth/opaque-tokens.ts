@@ -1,4 +1,4 @@
-import type { PlantStore } from '../store/store.js'
+import type { TokenRecords } from '../store/tokens.js'
 import type { Authenticator, Principal } from './principal.js'
 import { hashToken } from './tokens.js'
 
@@ -21,21 +21,21 @@ export class OpaqueTokenAuthenticator implements Authenticator {
   private readonly cache = new Map<string, CachedToken>()
 
   constructor(
-    private readonly store: PlantStore,
+    private readonly tokens: TokenRecords,
     private readonly now: () => number = Date.now,
   ) {}
 
-  authenticate(token: string, store: PlantStore = this.store): Principal | null | Promise<Principal | null> {
+  authenticate(token: string, tokens: TokenRecords = this.tokens): Principal | null | Promise<Principal | null> {
     const hash = hashToken(token)
     const now = this.now()
     const cached = this.cache.get(hash)
-    if (cached === undefined || now - cached.fetchedAt >= TOKEN_CACHE_MS) return this.lookUp(store, hash, now)
+    if (cached === undefined || now - cached.fetchedAt >= TOKEN_CACHE_MS) return this.lookUp(tokens, hash, now)
     return validAt(cached, now)
   }
 
-  private async lookUp(store: PlantStore, hash: string, now: number): Promise<Principal | null> {
+  private async lookUp(tokens: TokenRecords, hash: string, now: number): Promise<Principal | null> {
     this.cache.delete(hash)
-    const record = await store.findTokenByHash(hash)
+    const record = await tokens.findByHash(hash)
     if (record === null || record.revokedAt !== null) return null
     const cached = {
       principal: { subject: record.subject, scopes: new Set(record.scopes), tokenId: String(record.id) },

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { Scope } from '../api/scopes.js'
-import type { PlantStore } from '../store/store.js'
+import type { TokenRecords } from '../store/tokens.js'
 
 /** Who is calling, as established from the bearer token. */
 export interface Principal {
@@ -15,8 +15,8 @@ export interface Principal {
  * provider's JWTs (jwt-tokens.ts) both answer through it.
  */
 export interface Authenticator {
-  /** `store`: the one a token is looked up in, when not the authenticator's own (the request's, so the lookup joins its trace). */
-  authenticate(token: string, store?: PlantStore): Principal | null | Promise<Principal | null>
+  /** `tokens`: where a token is looked up, when not the authenticator's own (the request's, so the lookup joins its trace). */
+  authenticate(token: string, tokens?: TokenRecords): Principal | null | Promise<Principal | null>
 }
 
 /** The owner whose plants a principal may reach, or null for every owner (`plants:admin`). */

@@ -7,14 +7,11 @@ import {
   customFetch,
   errors,
 } from 'jose'
-import { HttpError } from '../http/errors.js'
+import { providerKeysUnreachable } from '../http/errors.js'
 
 /** An unknown `kid` refetches the keys at most this often; after a failed fetch, the cached keys serve this long. */
 const REFETCH_AFTER_MS = 30_000
 const FETCH_TIMEOUT_MS = 5_000
-
-export const keysUnreachable = () =>
-  new HttpError(503, "the identity provider's signing keys cannot be fetched now; try again later", { 'retry-after': '30' })
 
 type FetchOutcome = 'success' | 'failure'
 
@@ -50,11 +47,11 @@ export class ProviderKeys {
       }
     }
     const cached = this.remote?.jwks()
-    if (cached === undefined) throw keysUnreachable()
+    if (cached === undefined) throw providerKeysUnreachable()
     try {
       return await createLocalJWKSet(cached)(header, token)
     } catch (error) {
-      if (error instanceof errors.JWKSNoMatchingKey) throw keysUnreachable()
+      if (error instanceof errors.JWKSNoMatchingKey) throw providerKeysUnreachable()
       throw error
     }
   }

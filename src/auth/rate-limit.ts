@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit'
 import type { Redis } from 'ioredis'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { HttpError } from '../http/errors.js'
+import { tooManyRequests } from '../http/errors.js'
 
 /**
  * Counts the request against its caller's budget, says what is left in the draft RateLimit
@@ -82,9 +82,7 @@ export async function createRequestLimiter(app: FastifyInstance, perMinute: numb
     reply.header('ratelimit-remaining', String(result.remaining))
     reply.header('ratelimit-reset', String(result.ttlInSeconds))
     if (result.isExceeded) {
-      throw new HttpError(429, `too many requests: the limit is ${perMinute} a minute; retry later`, {
-        'retry-after': String(result.ttlInSeconds),
-      })
+      throw tooManyRequests(perMinute, result.ttlInSeconds)
     }
   }
 }

@@ -11,11 +11,42 @@ export class HttpError extends Error {
   }
 }
 
+// The catalogue of the errors the service answers with: every HttpError is made here.
+
+const REALM = 'Bearer realm="plantstore"'
+
 export const badRequest = (message: string) => new HttpError(400, message)
-export const plantNotFound = (id: bigint) => new HttpError(404, `plant ${id} not found`)
-export const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscription ${id} not found`)
 export const missingHost = () => badRequest('an HTTP/1.1 request needs a Host header')
 export const duplicatePlant = (id: bigint) => badRequest(`plant ${id} already exists`)
+
+export const tokenMissing = () =>
+  new HttpError(401, 'a bearer token is required: send Authorization: Bearer <token>', { 'www-authenticate': REALM })
+export const tokenInvalid = () =>
+  new HttpError(401, 'the bearer token is unknown, expired or revoked', {
+    'www-authenticate': `${REALM}, error="invalid_token", error_description="the token is unknown, expired or revoked"`,
+  })
+export const scopeMissing = (scope: string) =>
+  new HttpError(403, `this token lacks the scope ${scope}`, {
+    'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
+  })
+
+export const plantNotFound = (id: bigint) => new HttpError(404, `plant ${id} not found`)
+export const subscriptionNotFound = (id: string) => new HttpError(404, `webhook subscription ${id} not found`)
+export const eventNotFound = (subscriptionId: string, messageId: string) =>
+  new HttpError(404, `no event ${messageId} of webhook subscription ${subscriptionId}`)
+
+export const notAllowed = (allow: string) => new HttpError(405, `this path allows only ${allow}`, { allow })
+
+export const keyInFlight = () =>
+  new HttpError(409, 'a request with this Idempotency-Key is still in flight; retry it shortly', { 'retry-after': '1' })
+export const keyMismatch = () =>
+  new HttpError(422, 'this Idempotency-Key was already used for a different request; use a new key for a new request')
+
+export const tooManyRequests = (perMinute: number, retryAfterSeconds: number) =>
+  new HttpError(429, `too many requests: the limit is ${perMinute} a minute; retry later`, { 'retry-after': String(retryAfterSeconds) })
+
+export const providerKeysUnreachable = () =>
+  new HttpError(503, "the identity provider's signing keys cannot be fetched now; try again later", { 'retry-after': '30' })
 /** A request refused because the service is stopping: expected, so not logged as an error. */
 export class ShuttingDownError extends HttpError {}
 

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import { HttpError } from './errors.js'
+import { notAllowed } from './errors.js'
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE']
 
 /** What a known path answers to a method it does not allow. */
-export const notAllowed = (allow: string) => new HttpError(405, `this path allows only ${allow}`, { allow })
 
 /**
  * Collects the methods of every route declared after this call; `finish()` then answers the

@@ -7,8 +7,6 @@ import { traceIdsOf } from '../observability/trace-context.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The request's SERVER span; set only while tracing is on. */
-    traceSpan: Span | null
     /** The store whose calls are children of that span, when it is sampled; else null. */
     tracedStore: PlantStore | null
   }
@@ -23,7 +21,7 @@ const SERVER = { kind: SpanKind.SERVER }
  * attributes are set once the sampler has kept the span, so a request left out builds none:
  * the samplers the service accepts decide on the trace id and the parent alone. A sampled
  * request's `request.store` records its calls as the span's children. Used only while
- * tracing is on, by the request log, which Fastify tells of every request as it arrives and
+ * tracing is on, by the request recorder, which Fastify tells of every request as it arrives and
  * once it is answered: a hook of its own would cost every request a hook run.
  */
 export class ServerSpans {
@@ -41,7 +39,6 @@ export class ServerSpans {
   /** Gives the app's requests their span and `request.store`; before any route is added. */
   decorate(app: FastifyInstance): void {
     const store = this.store
-    app.decorateRequest('traceSpan', null)
     app.decorateRequest('tracedStore', null)
     decorateRequestStore(app, function (this: FastifyRequest) {
       return this.tracedStore ?? store

@@ -1,12 +1,13 @@
 import { Ajv, type AnySchema, type ErrorObject, type SchemaValidateFunction } from 'ajv'
 import type { DataValidationCxt } from 'ajv/dist/types/index.js'
 import type { FastifySchemaCompiler } from 'fastify'
+import { INT64_MAX, INT64_MIN } from '../api/int64.js'
 
 type Bounds = { min: bigint; max: bigint; bigint: boolean; fromText: boolean }
 
 const INTEGER_FORMATS: Record<string, { min: bigint; max: bigint }> = {
   int32: { min: -(2n ** 31n), max: 2n ** 31n - 1n },
-  int64: { min: -(2n ** 63n), max: 2n ** 63n - 1n },
+  int64: { min: INT64_MIN, max: INT64_MAX },
 }
 
 const INTEGER_LITERAL = /^-?(0|[1-9][0-9]*)$/

@@ -4,8 +4,12 @@ import { type DestinationStream, pino, type Logger, type LoggerOptions } from 'p
 import { loggableUrl } from './safe-url.js'
 import { TurnBatchedDestination } from './turn-batched-destination.js'
 
-/** A worker writes at most 8 KiB of whole lines at a time; alone, larger writes keep up with a busy server's log better. */
-const maxWrite = () => (cluster.isWorker ? 8 * 1024 : 16 * 1024)
+/**
+ * A worker writes at most PIPE_BUF (4 KiB on Linux) of whole lines at a time: a pipe takes a
+ * write of that size whole, so the workers sharing it never interleave within a line (one line
+ * longer than that may be). Alone, larger writes keep up with a busy server's log better.
+ */
+const maxWrite = () => (cluster.isWorker ? 4 * 1024 : 16 * 1024)
 
 /**
  * JSON lines on standard output, the lines of one event-loop turn written together and

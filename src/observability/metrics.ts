@@ -51,7 +51,7 @@ export class RequestMetrics implements HasMetrics {
     })
   }
 
-  /** Counts one answered request; called once per response, by the request log controller. */
+  /** Counts one answered request; called once per response, by the request recorder. */
   record(request: FastifyRequest, reply: FastifyReply): void {
     // The route pattern, never the raw URL: ids and bad paths must not create new series.
     const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode }

@@ -64,7 +64,8 @@ export class TurnBatchedDestination {
 
 /**
  * The lines joined into as few chunks as fit in `maxWrite` bytes each (a longer line is a chunk
- * of its own): workers sharing one pipe never split a line.
+ * of its own): with `maxWrite` at most PIPE_BUF, workers sharing one pipe never split a line
+ * that fits in it.
  */
 export function wholeLineChunks(lines: readonly string[], maxWrite: number): string[] {
   const chunks: string[] = []

@@ -1,8 +1,6 @@
 import { hash } from 'node:crypto'
-import type { FastifyInstance } from 'fastify'
-import { pruneEveryMinute } from '../lifecycle/pruning.js'
-import { HttpError, badRequest } from '../http/errors.js'
-import type { NewPlant, PlantStore } from '../store/store.js'
+import { badRequest } from '../http/errors.js'
+import type { NewPlant } from '../store/plants.js'
 
 const BARE_KEY = /^[\x21-\x7e]{1,255}$/
 /** An RFC 8941 string: printable ASCII between quotes, with `"` and `\` escaped by `\`. */
@@ -26,14 +24,4 @@ export function idempotencyKey(header: string | string[] | undefined): string | 
 /** What makes two creates the same request: the validated id, name and tag. */
 export function fingerprint(plant: NewPlant): string {
   return hash('sha256', JSON.stringify([String(plant.id), plant.name, plant.tag]), 'hex')
-}
-
-export const keyInFlight = () =>
-  new HttpError(409, 'a request with this Idempotency-Key is still in flight; retry it shortly', { 'retry-after': '1' })
-export const keyMismatch = () =>
-  new HttpError(422, 'this Idempotency-Key was already used for a different request; use a new key for a new request')
-
-/** Deletes outcomes older than `ttlMs` every minute, in batches, while the app runs. */
-export function pruneExpiredKeys(app: FastifyInstance, store: PlantStore, ttlMs: number): void {
-  pruneEveryMinute(app, 'expired idempotency keys', ttlMs, (before, limit) => store.pruneIdempotencyKeys(before, limit))
 }

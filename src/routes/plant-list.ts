@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import { EMPTY_PAGE, type PlantPage, type PlantQuery, type PlantStore } from '../store/store.js'
+import { EMPTY_PAGE, type PlantPage, type PlantQuery, type PlantRecords } from '../store/plants.js'
 
 /** Rows fetched per query; a response larger than this is streamed page by page. */
 const LIST_BATCH = 500
@@ -16,21 +16,21 @@ interface PlantList {
  * Larger results are streamed with keyset paging, so memory stays flat whatever the size
  * and no database connection or read transaction is held while the client reads.
  */
-export async function listPlants(store: PlantStore, query: PlantQuery, limit: number | undefined): Promise<PlantList> {
+export async function listPlants(plants: PlantRecords, query: PlantQuery, limit: number | undefined): Promise<PlantList> {
   const wanted = limit ?? Infinity
   const firstSize = Math.min(wanted, LIST_BATCH)
-  const first = firstSize === 0 ? EMPTY_PAGE : await store.listPlants(query, firstSize)
+  const first = firstSize === 0 ? EMPTY_PAGE : await plants.list(query, firstSize)
   const complete = first.count < firstSize || first.count === wanted
   if (complete) {
     return { body: `[${first.json}]`, nextAfter: limit !== undefined && first.count === limit ? first.lastId : null }
   }
   // The page's last id, found before the first byte: it bounds the stream, so the Link header
   // and the body agree even when plants are created while the page is being sent.
-  const upTo = limit === undefined ? null : await store.nthPlantId(query, limit)
-  return { body: Readable.from(streamJsonArray(store, { ...query, upTo }, first, wanted)), nextAfter: upTo }
+  const upTo = limit === undefined ? null : await plants.nthId(query, limit)
+  return { body: Readable.from(streamJsonArray(plants, { ...query, upTo }, first, wanted)), nextAfter: upTo }
 }
 
-async function* streamJsonArray(store: PlantStore, query: PlantQuery, first: PlantPage, wanted: number) {
+async function* streamJsonArray(plants: PlantRecords, query: PlantQuery, first: PlantPage, wanted: number) {
   let page = first
   let requested = LIST_BATCH
   let sent = 0
@@ -43,7 +43,7 @@ async function* streamJsonArray(store: PlantStore, query: PlantQuery, first: Pla
     sent += page.count
     if (page.lastId === null || page.count < requested || sent >= wanted) break
     requested = Math.min(LIST_BATCH, wanted - sent)
-    page = await store.listPlants({ ...query, after: page.lastId }, requested)
+    page = await plants.list({ ...query, after: page.lastId }, requested)
   }
   yield separator === '[' ? '[]' : ']'
 }

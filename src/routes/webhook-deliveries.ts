@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { HEADERS, errorResponses, response } from '../api/responses.js'
+import { HEADERS, NOT_FOUND, errorResponses, response } from '../api/responses.js'
 import { traceParentOf } from '../observability/trace-context.js'
 import {
   DeliveriesQuery,
@@ -17,11 +17,9 @@ import {
   ref,
 } from '../api/schemas.js'
 import { principalOf, visibleOwner } from '../auth/principal.js'
-import { HttpError, subscriptionNotFound } from '../http/errors.js'
-import type { DeliveryRecord } from '../store/store.js'
+import { eventNotFound, subscriptionNotFound } from '../http/errors.js'
+import type { DeliveryRecord } from '../store/deliveries.js'
 
-const tags = ['webhooks']
-const security = [{ bearerAuth: ['webhooks:manage'] }]
 const DEFAULT_PAGE = 50
 
 /** A log entry as the API shows it: `plantId` is absent for a ping. */
@@ -48,7 +46,7 @@ function shown(record: DeliveryRecord) {
 export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void> {
   /** The subscription's id once the caller may reach it; 404 exactly as a missing one otherwise. */
   async function reachable(request: FastifyRequest<{ Params: { id: string } }>): Promise<string> {
-    const subscription = await request.store.getSubscription(request.params.id, visibleOwner(principalOf(request)))
+    const subscription = await request.store.subscriptions.get(request.params.id, visibleOwner(principalOf(request)))
     if (subscription === null) throw subscriptionNotFound(request.params.id)
     return subscription.id
   }
@@ -63,24 +61,21 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
         description:
           'Its events, newest first, with their state, attempts and last answer; kept for WEBHOOK_RETENTION after they finish. ' +
           'When more exist, a Link header rel="next" gives the next page: follow it as given.',
-        tags,
-        security,
         params: SubscriptionIdParams,
         querystring: DeliveriesQuery,
         response: {
           200: response('The events, newest first', {
             body: { type: 'array', items: ref(DeliverySchema), maxItems: 250, examples: [DeliverySchema.examples] },
             headers: HEADERS.nextPage,
-            limited: true,
           }),
-          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+          ...errorResponses([400, 404], { meanings: NOT_FOUND.subscription }),
         },
       },
     },
     async (request, reply) => {
       const id = await reachable(request)
       const limit = request.query.limit ?? DEFAULT_PAGE
-      const records = await request.store.listDeliveries(id, request.query.before ?? null, limit)
+      const records = await request.store.deliveries.list(id, request.query.before ?? null, limit)
       const last = records.at(-1)
       if (records.length === limit && last !== undefined) {
         reply.header('link', `</webhooks/${encodeURIComponent(id)}/deliveries?limit=${limit}&before=${last.rowId}>; rel="next"`)
@@ -100,19 +95,17 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
           'The event is due again now, with the same webhook-id and body, and a new round of retries, whatever its state: ' +
           'one whose attempt is under way (a receiver may ask the instant it got the body) is sent once more after that attempt. ' +
           'An unknown webhook-id, or one of another subscription: 404.',
-        tags,
-        security,
         params: DeliveryParams,
         response: {
-          202: response('The event is due again; its deliveries log shows the attempts', { limited: true }),
-          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+          202: response('The event is due again; its deliveries log shows the attempts'),
+          ...errorResponses([400, 404], { meanings: NOT_FOUND.event }),
         },
       },
     },
     async (request, reply) => {
       const id = await reachable(request)
-      const outcome = await request.store.redeliver(id, request.params.webhookId)
-      if (outcome === 'unknown') throw new HttpError(404, `no event ${request.params.webhookId} of webhook subscription ${id}`)
+      const outcome = await request.store.deliveries.redeliver(id, request.params.webhookId)
+      if (outcome === 'unknown') throw eventNotFound(id, request.params.webhookId)
       return reply.code(202).send()
     },
   )
@@ -126,20 +119,18 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
         summary: 'Send failed events again',
         description:
           'Every failed event of the subscription written at or after since is due again now, with its webhook-id and body: after an outage of the endpoint, nothing is lost for good.',
-        tags,
-        security,
         params: SubscriptionIdParams,
         body: ref(RecoverSchema),
         response: {
-          202: response('How many events are due again', { body: RequeuedSchema, limited: true }),
-          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+          202: response('How many events are due again', { body: RequeuedSchema }),
+          ...errorResponses([400, 404], { meanings: NOT_FOUND.subscription }),
         },
       },
     },
     async (request, reply) => {
       const id = await reachable(request)
       const since = new Date(request.body.since)
-      return reply.code(202).send({ requeued: await request.store.recoverDeliveries(id, since) })
+      return reply.code(202).send({ requeued: await request.store.deliveries.recover(id, since) })
     },
   )
 
@@ -152,12 +143,10 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
         summary: 'Send a ping event',
         description:
           'A ping event with the body {"subscription": "<id>"} is sent, signed, retried and logged like any event; also while the subscription is disabled, to test a mended endpoint.',
-        tags,
-        security,
         params: SubscriptionIdParams,
         response: {
-          202: response('The ping is due now; its webhook-id', { body: PingSchema, limited: true }),
-          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+          202: response('The ping is due now; its webhook-id', { body: PingSchema }),
+          ...errorResponses([400, 404], { meanings: NOT_FOUND.subscription }),
         },
       },
     },
@@ -165,7 +154,9 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
       const id = await reachable(request)
       const messageId = `msg_${randomBytes(16).toString('hex')}`
       // A subscription deleted since it was found gets no ping: 404, as if the request had come after.
-      if (!(await request.store.queuePing(id, messageId, JSON.stringify({ subscription: id }), traceParentOf(request.traceSpan)))) {
+      if (
+        !(await request.store.deliveries.queuePing(id, messageId, JSON.stringify({ subscription: id }), traceParentOf(request.traceSpan)))
+      ) {
         throw subscriptionNotFound(id)
       }
       return reply.code(202).send({ id: messageId })

@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify'
 import { principalOf, visibleOwner } from '../auth/principal.js'
 import type { WebhookConfig } from '../config/config.js'
 import { badRequest, subscriptionNotFound } from '../http/errors.js'
-import type { Subscription } from '../store/store.js'
+import type { Subscription } from '../store/subscriptions.js'
 import { AddressPolicy } from '../webhooks/address-policy.js'
 import { newSecret, sealSecret } from '../webhooks/secrets.js'
-import { errorResponses, response } from '../api/responses.js'
+import { NOT_FOUND, errorResponses, response } from '../api/responses.js'
 import {
   CreatedSubscriptionSchema,
   NewSubscriptionSchema,
@@ -28,11 +28,8 @@ interface WebhookRoutesOptions {
   config: WebhookConfig
 }
 
-/** Subscriptions one subject may have; each costs a row per new plant. */
+/** Subscriptions one subject may have; each costs an outbox row per event it receives. */
 export const SUBSCRIPTIONS_PER_SUBJECT = 25
-
-const tags = ['webhooks']
-const security = [{ bearerAuth: ['webhooks:manage'] }]
 
 function shown(subscription: Subscription): SubscriptionBody {
   const { id, url, events, allPlants, createdAt, disabledAt, disabledReason } = subscription
@@ -62,16 +59,13 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
         description:
           'Each event from now on of the types in events (default newPlant; also plantDeleted) is POSTed to the URL (see webhooks), signed per Standard Webhooks with the secret of this answer, which is shown only here. ' +
           "A token with plants:admin subscribes to every new plant, any other to its subject's own. The URL's host must be, and resolve to, a public address.",
-        tags,
-        security,
         body: ref(NewSubscriptionSchema),
         response: {
           201: response('The subscription was made; Location names it', {
             body: CreatedSubscriptionSchema,
             headers: { Location: Type.String({ maxLength: 60, description: 'The path of the subscription: /webhooks/{id}' }) },
-            limited: true,
           }),
-          ...errorResponses([400, 401, 403, 429, 503], { limited: true }),
+          ...errorResponses([400]),
         },
       },
     },
@@ -81,7 +75,7 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
       if (refusal !== null) throw badRequest(refusal)
       const id = `wh_${randomBytes(16).toString('base64url')}`
       const secret = newSecret()
-      const made = await request.store.createSubscription(
+      const made = await request.store.subscriptions.create(
         {
           id,
           subject: principal.subject,
@@ -109,18 +103,15 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
         summary: 'List webhook subscriptions',
         description:
           "The caller's subscriptions, oldest first; every subscription for a token with plants:admin. Secrets are never shown again.",
-        tags,
-        security,
         response: {
           200: response('The subscriptions', {
             body: { type: 'array', items: ref(SubscriptionSchema), maxItems: 10_000, examples: [SubscriptionSchema.examples] },
-            limited: true,
           }),
-          ...errorResponses([401, 403, 429, 503], { limited: true }),
+          ...errorResponses([]),
         },
       },
     },
-    async (request) => (await request.store.listSubscriptions(visibleOwner(principalOf(request)))).map(shown),
+    async (request) => (await request.store.subscriptions.list(visibleOwner(principalOf(request)))).map(shown),
   )
 
   app.delete<{ Params: SubscriptionIdParamsType }>(
@@ -132,17 +123,15 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
         summary: 'Delete a webhook subscription',
         description:
           "No event is sent to it any more, pending retries included, and its deliveries log goes with it. Another subject's subscription is answered exactly as a missing one: 404.",
-        tags,
-        security,
         params: SubscriptionIdParams,
         response: {
-          204: response('The subscription was deleted; no body', { limited: true }),
-          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+          204: response('The subscription was deleted; no body'),
+          ...errorResponses([400, 404], { meanings: NOT_FOUND.subscription }),
         },
       },
     },
     async (request, reply) => {
-      if (!(await request.store.deleteSubscription(request.params.id, visibleOwner(principalOf(request)))))
+      if (!(await request.store.subscriptions.delete(request.params.id, visibleOwner(principalOf(request)))))
         throw subscriptionNotFound(request.params.id)
       return reply.code(204).send()
     },
@@ -156,17 +145,15 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
         operationId: 'getSubscription',
         summary: 'Get a webhook subscription',
         description: "Never its secret. Another subject's subscription is answered exactly as a missing one: 404.",
-        tags,
-        security,
         params: SubscriptionIdParams,
         response: {
-          200: response('The subscription', { body: SubscriptionSchema, limited: true }),
-          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+          200: response('The subscription', { body: SubscriptionSchema }),
+          ...errorResponses([400, 404], { meanings: NOT_FOUND.subscription }),
         },
       },
     },
     async (request) => {
-      const subscription = await request.store.getSubscription(request.params.id, visibleOwner(principalOf(request)))
+      const subscription = await request.store.subscriptions.get(request.params.id, visibleOwner(principalOf(request)))
       if (subscription === null) throw subscriptionNotFound(request.params.id)
       return shown(subscription)
     },
@@ -184,14 +171,12 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
           description:
             'Changes url (checked as on create), events or enabled, as application/json or application/merge-patch+json; any other field or a bad value is a 400 and changes nothing. ' +
             'While disabled a subscription receives no event (none is written for it; its pending ones fail, and can be recovered); enabled: true turns it back on for events from then on.',
-          tags,
-          security,
           consumes: ['application/json', 'application/merge-patch+json'],
           params: SubscriptionIdParams,
           body: ref(SubscriptionPatchSchema),
           response: {
-            200: response('The subscription as it is now', { body: SubscriptionSchema, limited: true }),
-            ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+            200: response('The subscription as it is now', { body: SubscriptionSchema }),
+            ...errorResponses([400, 404], { meanings: NOT_FOUND.subscription }),
           },
         },
       },
@@ -206,7 +191,7 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
           ...(events === undefined ? {} : { events }),
           ...(enabled === undefined ? {} : { enabled }),
         }
-        const subscription = await request.store.updateSubscription(request.params.id, visibleOwner(principalOf(request)), change)
+        const subscription = await request.store.subscriptions.update(request.params.id, visibleOwner(principalOf(request)), change)
         if (subscription === null) throw subscriptionNotFound(request.params.id)
         return shown(subscription)
       },
@@ -223,12 +208,10 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
         description:
           'A new secret, shown only here, signs every delivery from now on. Until previousSecretExpiresAt (WEBHOOK_SECRET_OVERLAP later) the previous one signs too: ' +
           'webhook-signature then holds two space-separated v1 entries, and a receiver may verify with either. A rotation during an overlap drops the oldest: at most two secrets sign.',
-        tags,
-        security,
         params: SubscriptionIdParams,
         response: {
-          200: response('The new secret', { body: RotatedSecretSchema, limited: true }),
-          ...errorResponses([400, 401, 403, 404, 429, 503], { limited: true }),
+          200: response('The new secret', { body: RotatedSecretSchema }),
+          ...errorResponses([400, 404], { meanings: NOT_FOUND.subscription }),
         },
       },
     },
@@ -236,7 +219,14 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
       const secret = newSecret()
       const previousSecretExpiresAt = new Date(Date.now() + config.secretOverlapMs)
       const subject = visibleOwner(principalOf(request))
-      if (!(await request.store.rotateSecret(request.params.id, subject, sealSecret(secret, config.secretKey), previousSecretExpiresAt))) {
+      if (
+        !(await request.store.subscriptions.rotateSecret(
+          request.params.id,
+          subject,
+          sealSecret(secret, config.secretKey),
+          previousSecretExpiresAt,
+        ))
+      ) {
         throw subscriptionNotFound(request.params.id)
       }
       return { secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() }

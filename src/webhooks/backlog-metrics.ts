@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client'
 import type { HasMetrics } from '../observability/metrics.js'
-import type { PlantStore, WebhookBacklog } from '../store/store.js'
+import type { Outbox, WebhookBacklog } from '../store/outbox.js'
 
 /**
  * The outbox's backlog for /metrics, read from the database at scrape time. Every process
@@ -9,14 +9,14 @@ import type { PlantStore, WebhookBacklog } from '../store/store.js'
  * would hide every other metric (and the outage itself) from Prometheus.
  */
 export class BacklogMetrics implements HasMetrics {
-  constructor(private readonly store: PlantStore) {}
+  constructor(private readonly outbox: Outbox) {}
 
   registerMetrics(registry: Registry): void {
-    const store = this.store
+    const outbox = this.outbox
     let reading: Promise<WebhookBacklog | null> | null = null
     const backlog = () =>
-      (reading ??= store
-        .webhookBacklog()
+      (reading ??= outbox
+        .backlog()
         .catch(() => null)
         .finally(() => (reading = null)))
     new Gauge({

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Histogram, type Registry } from 'prom-client'
 import type { HasMetrics } from '../observability/metrics.js'
 import type { WebhookConfig } from '../config/config.js'
-import type { ClaimedDelivery, DeliveryOutcome, FinishedDelivery, PlantStore } from '../store/store.js'
+import type { ClaimedDelivery, DeliveryOutcome, FinishedDelivery, Outbox } from '../store/outbox.js'
 import type { AttemptResult, AttemptSender } from './sender.js'
 import { retryDelay } from './retry.js'
 import { openSecret } from './secrets.js'
@@ -83,7 +83,7 @@ export class DeliveryWorker implements HasMetrics {
   })
 
   constructor(
-    private readonly store: PlantStore,
+    private readonly outbox: Outbox,
     private readonly sender: AttemptSender,
     private readonly config: WebhookConfig,
     private readonly log: FastifyBaseLogger,
@@ -132,7 +132,7 @@ export class DeliveryWorker implements HasMetrics {
     await Promise.all(this.recording)
     if (this.cut.length > 0) {
       const cut = this.cut.splice(0)
-      await this.store.releaseDeliveries(cut).then(
+      await this.outbox.release(cut).then(
         () => this.log.info({ events: cut.length }, 'webhook attempts cut off by the stop; they are due again after the restart'),
         (error: unknown) =>
           this.log.warn(
@@ -150,8 +150,8 @@ export class DeliveryWorker implements HasMetrics {
       let waitMs = POLL_MS
       try {
         // Every due event up to `room` is claimed at once.
-        if (room > 0 && (await this.store.hasDueDeliveries()) && this.running) {
-          for (const claim of await this.store.claimDeliveries(room, leaseMs)) this.attempt(claim)
+        if (room > 0 && (await this.outbox.hasDue()) && this.running) {
+          for (const claim of await this.outbox.claim(room, leaseMs)) this.attempt(claim)
         }
       } catch (error) {
         this.log.warn({ err: error }, 'webhook deliveries could not be claimed; trying again in a second')
@@ -191,7 +191,7 @@ export class DeliveryWorker implements HasMetrics {
         event: claim.event,
         body: claim.body,
         secrets,
-        causedBy: claim.traceParent,
+        traceParent: claim.traceParent,
       })
     } catch (error) {
       result = { error: (error as Error).message, blocked: false }
@@ -222,7 +222,7 @@ export class DeliveryWorker implements HasMetrics {
     const batch = this.finished
     this.finished = []
     if (batch.length === 0) return Promise.resolve()
-    const written = this.store.finishDeliveries(batch, { disableAfterMs: this.config.disableAfterMs }).then(
+    const written = this.outbox.finish(batch, { disableAfterMs: this.config.disableAfterMs }).then(
       (disabled) => {
         for (const subscription of disabled) {
           this.disabledCount.inc({ reason: subscription.reason })

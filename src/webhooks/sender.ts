@@ -17,7 +17,7 @@ export interface Attempt {
   /** The whsec_ secrets that sign it, unsealed: the current one first, and during a rotation the previous one. */
   secrets: string[]
   /** The traceparent of the write that made the event, when there was a trace. */
-  causedBy: string | null
+  traceParent: string | null
   /** The traceparent header sent with the attempt (set by the traced sender: its CLIENT span's). */
   traceparent?: string
 }

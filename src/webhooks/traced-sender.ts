@@ -13,7 +13,7 @@ export class TracedSender implements AttemptSender {
   constructor(private readonly sender: AttemptSender) {}
 
   async send(attempt: Attempt): Promise<AttemptResult> {
-    const parent = attempt.causedBy === null ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, { traceparent: attempt.causedBy })
+    const parent = attempt.traceParent === null ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, { traceparent: attempt.traceParent })
     const url = new URL(attempt.url)
     const span = this.tracer.startSpan(
       'POST',

@@ -57,7 +57,7 @@ export async function buildFixture(kind: StoreKind, env: Record<string, string> 
     const result = { code: 0 as number | null, stdout: '', stderr: '' }
     const out = { stdout: (line: string) => (result.stdout += `${line}\n`), stderr: (line: string) => (result.stderr += `${line}\n`) }
     try {
-      await tokenCommand(store, args, out)
+      await tokenCommand(store.tokens, args, out)
     } catch (error) {
       result.code = 2
       out.stderr((error as Error).message)
@@ -76,7 +76,7 @@ export async function buildFixture(kind: StoreKind, env: Record<string, string> 
     app,
     store,
     api,
-    adminToken: await issueToken(store, { subject: 'admin', scopes: SCOPES, name: 'first start', expiresAt: null }),
+    adminToken: await issueToken(store.tokens, { subject: 'admin', scopes: SCOPES, name: 'first start', expiresAt: null }),
     async token(subject, ...options) {
       const result = await tokenCli('create', '--subject', subject, ...options)
       if (result.code !== 0) throw new Error(`token create failed: ${result.stderr}`)
@@ -92,5 +92,15 @@ export async function buildFixture(kind: StoreKind, env: Record<string, string> 
       await store.close()
       await db.drop()
     },
+  }
+}
+
+/** Runs `work` on a SQLite fixture built with `env`, closed afterwards whatever happens. */
+export async function withFixture(env: Record<string, string>, work: (fx: InProcessFixture) => Promise<void>): Promise<void> {
+  const fx = await buildFixture('sqlite', env)
+  try {
+    await work(fx)
+  } finally {
+    await fx.close()
   }
 }

@@ -1,7 +1,5 @@
-import type { PlantQuery } from '../store.js'
-
-const INT64_MIN = -(2n ** 63n)
-const INT64_MAX = 2n ** 63n - 1n
+import { INT64_MAX, INT64_MIN } from '../../api/int64.js'
+import type { PlantQuery } from '../plants.js'
 
 /**
  * The inclusive id range of a plant query, or null when it is empty. Inclusive on both ends,

@@ -65,7 +65,7 @@ export function toSubscription<T, B>(row: SubscriptionRow<T, B>, toDate: (time: 
   }
 }
 
-/** The columns of a deliveries log row; PostgreSQL reads its int8 columns as text (`DELIVERY_COLUMNS_AS_TEXT`). */
+/** The columns of a deliveries log row; PostgreSQL's store casts its int8 columns to text in its own query. */
 export const DELIVERY_COLUMNS =
   'id, message_id, event, plant_id, state, attempts, created_at, last_attempt_at, next_attempt_at, last_status, last_result'
 

@@ -1,11 +1,32 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
+import type { Registry } from 'prom-client'
+import { counterReading } from '../../observability/collected-metrics.js'
+import { GroupCommit } from '../shared/group-commit.js'
 import { pendingMigrations } from '../shared/migrations.js'
+import { StoreUnavailableError } from '../store.js'
 import { Database } from './driver.js'
 
 /** How long SQLite may wait for a lock held by another connection before the request fails (503). */
 export const LOCK_WAIT_MS = 5_000
+
+/** SQLite codes that mean the database cannot serve now (disk, locks, permissions), not a bug. */
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)/
+
+/** While another connection holds a lock, a statement or batch tries again this often, without blocking. */
+const LOCK_RETRY_MS = 1
+
+const isBusy = (error: unknown) => (error as { code?: unknown }).code === 'SQLITE_BUSY'
+
+/** The error as the service should see it: StoreUnavailableError when the database cannot serve now. */
+function unavailableOr(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
+    return new StoreUnavailableError(`database unavailable: ${code} (${(error as Error).message})`, { cause: error })
+  }
+  return error
+}
 
 /** Opens the file (and its folder) in WAL mode with every commit synced to disk. */
 export function openSqliteDatabase(path: string): BetterSqlite3.Database {
@@ -29,4 +50,112 @@ export function migrateSqlite(db: BetterSqlite3.Database): void {
       record.run(migration.version, migration.name, Date.now())
     }
   }).immediate()
+}
+
+/** A write run inside a group commit's transaction; it answers the write's result. */
+export type Write = () => unknown
+
+/**
+ * The one connection every concern of a SQLite store shares: one writer, whose writes of a turn
+ * share one transaction and one sync (group commit), and reads that wait out another process's
+ * lock without blocking the event loop.
+ */
+export class SqliteDatabase {
+  /** Whether an active subscription existed when the current write transaction began. */
+  subscribed = false
+  /** Transactions committed and the writes they carried, for /metrics: their ratio is the writes per sync. */
+  readonly commitCounts = { transactions: 0, writes: 0 }
+  /** Called before each write transaction: this connection may have changed plants (data_version shows only others' commits). */
+  beforeWrite: () => void = () => {}
+  private readonly writes: GroupCommit<Write, unknown>
+  private readonly commitTransaction: BetterSqlite3.Transaction<(writes: Write[]) => unknown[]>
+  private readonly pingStatement: BetterSqlite3.Statement
+  private readonly dataVersionStatement: BetterSqlite3.Statement
+
+  private constructor(readonly db: BetterSqlite3.Database) {
+    const anySubscription = db.prepare('SELECT 1 FROM webhook_subscriptions WHERE disabled_at IS NULL LIMIT 1').pluck()
+    this.pingStatement = db.prepare('SELECT 1').pluck()
+    this.dataVersionStatement = db.prepare('PRAGMA data_version').pluck()
+    this.commitTransaction = db.transaction((writes: Write[]) => {
+      // Read under the write lock, so no subscription can appear before this transaction ends:
+      // without any, a create writes no event and costs what it did before webhooks.
+      this.subscribed = anySubscription.get() !== undefined
+      return writes.map((write) => write())
+    })
+    this.writes = new GroupCommit((writes) => this.run(() => this.commitNow(writes)))
+    // From here on a lock held by another connection fails at once, and `run` tries again
+    // later: SQLite's own wait would sleep with the event loop blocked, in steps of up to 100 ms.
+    db.pragma('busy_timeout = 0')
+  }
+
+  /** Opens and migrates the file; on a failure the file is closed again. */
+  static open(path: string): SqliteDatabase {
+    const db = openSqliteDatabase(path)
+    try {
+      migrateSqlite(db)
+    } catch (error) {
+      db.close()
+      throw error
+    }
+    return new SqliteDatabase(db)
+  }
+
+  /** Joins the group commit: `write` runs in the next transaction, and resolves once it is synced. */
+  write<T>(write: () => T): Promise<T> {
+    return this.writes.add(write) as Promise<T>
+  }
+
+  /** One transaction (BEGIN IMMEDIATE: the write lock first, so a lock held elsewhere fails it before it writes). */
+  private commitNow(writes: Write[]): unknown[] {
+    this.beforeWrite()
+    const results = this.commitTransaction.immediate(writes)
+    this.commitCounts.transactions += 1
+    this.commitCounts.writes += writes.length
+    return results
+  }
+
+  /**
+   * Runs `work` now; while another connection (a worker of WORKERS) holds a lock it needs,
+   * again every millisecond up to LOCK_WAIT_MS, serving other requests meanwhile.
+   */
+  run<T>(work: () => T, waitingSince?: number): Promise<T> {
+    try {
+      return Promise.resolve(work())
+    } catch (error) {
+      const since = waitingSince ?? Date.now()
+      if (isBusy(error) && Date.now() - since < LOCK_WAIT_MS) {
+        return new Promise((resolve) => setTimeout(() => resolve(this.run(work, since)), LOCK_RETRY_MS))
+      }
+      return Promise.reject(unavailableOr(error))
+    }
+  }
+
+  /** PRAGMA data_version: it changes when another connection commits. */
+  dataVersion(): number {
+    return this.dataVersionStatement.get() as number
+  }
+
+  ping(): Promise<void> {
+    return this.run(() => {
+      this.pingStatement.get()
+    })
+  }
+
+  /** How well group commit shares its syncs, for /metrics. */
+  registerMetrics(registry: Registry): void {
+    const counts = this.commitCounts
+    counterReading(registry, 'db_commits_total', 'Write transactions committed, each with one sync to disk', () => counts.transactions)
+    counterReading(
+      registry,
+      'db_committed_writes_total',
+      'Writes those transactions carried (every write of the store: plants, keys, subscriptions, outcomes)',
+      () => counts.writes,
+    )
+  }
+
+  async close(): Promise<void> {
+    // Writes not yet committed are committed now, waiting for the write lock as long as SQLite may.
+    await this.writes.flush()
+    this.db.close()
+  }
 }

@@ -424,7 +424,7 @@ export interface components {
              */
             url?: string;
             /**
-             * @description The event types sent to the subscription: newPlant, plantDeleted or both
+             * @description The event types sent to the subscription: one or more of newPlant, plantDeleted
              * @example [
              *       "newPlant",
              *       "plantDeleted"
@@ -548,7 +548,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description The event types sent to the subscription: newPlant, plantDeleted or both
+             * @description The event types sent to the subscription: one or more of newPlant, plantDeleted
              * @example [
              *       "newPlant",
              *       "plantDeleted"
@@ -599,7 +599,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description The event types sent to the subscription: newPlant, plantDeleted or both
+             * @description The event types sent to the subscription: one or more of newPlant, plantDeleted
              * @example [
              *       "newPlant",
              *       "plantDeleted"
@@ -2279,7 +2279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No plant with this id that the caller may access */
+            /** @description No webhook subscription with this id that the caller may access */
             404: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -2501,7 +2501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No plant with this id that the caller may access */
+            /** @description No webhook subscription with this id that the caller may access */
             404: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -2730,7 +2730,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No plant with this id that the caller may access */
+            /** @description No webhook subscription with this id that the caller may access */
             404: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -2954,7 +2954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No plant with this id that the caller may access */
+            /** @description No webhook subscription with this id that the caller may access */
             404: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -3191,7 +3191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No plant with this id that the caller may access */
+            /** @description No webhook subscription with this id that the caller may access */
             404: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -3418,7 +3418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No plant with this id that the caller may access */
+            /** @description No webhook subscription with this id that the caller may access, or no event with this webhook-id in it */
             404: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -3652,7 +3652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No plant with this id that the caller may access */
+            /** @description No webhook subscription with this id that the caller may access */
             404: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -3879,7 +3879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No plant with this id that the caller may access */
+            /** @description No webhook subscription with this id that the caller may access */
             404: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */

@@ -21,11 +21,12 @@ function outcome(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /**
- * What every completed request leaves behind, in the one place Fastify calls once per
- * response: its metrics, then one log line with the request and the outcome (Fastify writes
- * two). An onResponse hook of its own for the metrics cost a second hook run per request.
+ * Records every request, as Fastify's log controller (the one place Fastify calls as a request
+ * arrives and once per response): its SERVER span (tracing on), its metrics, then one log line
+ * with the request and the outcome (Fastify writes two). An onResponse hook of its own for the
+ * metrics cost a second hook run per request.
  */
-export class RequestLogController extends LogController {
+export class RequestRecorder extends LogController {
   /** `spans`: with tracing on, each request's SERVER span, started here and ended for its line. */
   constructor(
     private readonly metrics: RequestMetrics,

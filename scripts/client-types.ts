@@ -5,8 +5,8 @@ import ts from 'typescript'
 import { loadConfig } from '../src/config/config.js'
 import { buildApp } from '../src/app.js'
 import { openStore } from '../src/open-store.js'
-import { freshDatabase } from './databases.js'
-import { REPO_ROOT } from './service.js'
+import { freshDatabase } from '../support/databases.js'
+import { REPO_ROOT } from '../support/service.js'
 
 /** The client's types, generated from the served document and committed. */
 export const CLIENT_TYPES_FILE = join(REPO_ROOT, 'packages', 'client', 'src', 'generated', 'openapi.ts')

@@ -134,7 +134,7 @@ for (const kind of STORE_KINDS) {
         assert.equal(replayed(later), null)
         // The second create rewrote the key's one row; pruning everything kept before a minute
         // from now finds exactly that row (a `before` of now could fall in its own millisecond).
-        assert.equal(await fx.store.pruneIdempotencyKeys(new Date(Date.now() + 60_000), 1_000), 1)
+        assert.equal(await fx.store.plants.pruneIdempotencyKeys(new Date(Date.now() + 60_000), 1_000), 1)
       } finally {
         await fx.close()
       }

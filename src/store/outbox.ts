@@ -1,0 +1,83 @@
+/** An event claimed for one attempt: the claim holds until the lease ends or the outcome is recorded. */
+export interface ClaimedDelivery {
+  id: bigint
+  /** The attempt's number (1 = first); the outcome is recorded only while it is still the latest. */
+  attempt: number
+  /** webhook-id: the same on every attempt of this event. */
+  messageId: string
+  /** The event type, sent as the plantstore-event header. */
+  event: string
+  /** The event's body, exactly. */
+  body: string
+  subscriptionId: string
+  url: string
+  secret: string
+  /** The secret a rotation replaced, while it still signs beside `secret`; else null. */
+  previousSecret: string | null
+  /** The W3C traceparent of the request that wrote the event (tracing on), so its attempts join that trace; else null. */
+  traceParent: string | null
+}
+
+/** What an attempt came to. `result` is a short text for the operator (status or error). */
+export type DeliveryOutcome =
+  | { kind: 'delivered'; result: string }
+  | { kind: 'retry'; afterMs: number; result: string }
+  | { kind: 'given-up'; result: string }
+  /** The subscription is disabled (a 410 Gone, or failing for too long) and its pending events failed. */
+  | { kind: 'disable'; result: string }
+
+export interface FinishedDelivery {
+  claim: ClaimedDelivery
+  outcome: DeliveryOutcome
+  /** The receiver's HTTP status, or null when there was no answer. */
+  status: number | null
+}
+
+/** A subscription that an outcome disabled: the receiver answered 410, or failed for too long. */
+export interface DisabledSubscription {
+  id: string
+  reason: 'gone' | 'failing'
+  /** disabledReason, as the API shows it. */
+  description: string
+}
+
+/** What an outcome disables: a 410 always; failures once none succeeded for `disableAfterMs` (null: never). */
+export interface DisablePolicy {
+  disableAfterMs: number | null
+}
+
+/** The reason a 410 Gone gives. */
+export const GONE_REASON = '410 Gone'
+
+/** disabledReason of a subscription disabled for failing since `since`. */
+export const failingReason = (since: Date) => `no 2xx answer since ${since.toISOString()}`
+
+export interface WebhookBacklog {
+  pending: number
+  /** When the oldest pending event was written; null when none is pending. */
+  oldestCreatedAt: Date | null
+}
+
+/** The events waiting to be sent, as the delivery worker sees them. */
+export interface Outbox {
+  /** Whether any event is due now: a cheap read before a claim. */
+  hasDue(): Promise<boolean>
+  /** Claims up to `limit` due events for one attempt each; an unrecorded claim is due again after `leaseMs`. */
+  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>
+  /**
+   * Records the outcomes, each unless its claim has been taken over since, and in the same
+   * transaction each subscription's failing streak: a 410, or failures with no 2xx for
+   * `policy.disableAfterMs`, disable it and fail its pending events. An event redelivered during
+   * its attempt is due again at once. Answers the subscriptions that were disabled now. A claim
+   * whose outcome could not be written stays claimed until its lease ends.
+   */
+  finish(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]>
+  /**
+   * Gives back claims whose attempts a stop cut off: no attempt is counted, and each event is
+   * due again now (after the restart), with its webhook-id.
+   */
+  release(claims: readonly ClaimedDelivery[]): Promise<void>
+  backlog(): Promise<WebhookBacklog>
+  /** Deletes at most `limit` delivered or given-up events finished before `before`; answers how many went. */
+  prune(before: Date, limit: number): Promise<number>
+}

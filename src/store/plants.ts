@@ -1,0 +1,76 @@
+import type { Plant } from '../api/schemas.js'
+
+export type { Plant }
+
+export interface NewPlant {
+  id: bigint
+  owner: string
+  name: string
+  tag: string | null
+  /** The W3C traceparent of the request (tracing on), kept with the plant's events. */
+  traceParent?: string | null
+}
+
+/** Which plants a caller sees: one owner's, or every owner's (`owner: null`, for admins). */
+export interface PlantQuery {
+  owner: string | null
+  tag: string | null
+  /** Only plants with an id greater than this. */
+  after: bigint | null
+  /** Only plants with an id up to and including this. */
+  upTo: bigint | null
+}
+
+/** Plants in ascending id order, already in the JSON form of the API. */
+export interface PlantPage {
+  /** The plants as JSON objects separated by commas, without brackets: '' when there are none. */
+  json: string
+  count: number
+  /** The id of the last plant, null when there are none: where the next page starts. */
+  lastId: bigint | null
+}
+
+export const EMPTY_PAGE: PlantPage = { json: '', count: 0, lastId: null }
+
+/** An Idempotency-Key of the plant's owner, with what identifies the request made with it. */
+export interface IdempotencyKey {
+  key: string
+  /** A hash of the validated request: the same key with another request is a mismatch. */
+  fingerprint: string
+  /** Outcomes kept from before this time have expired: the key is new again. */
+  keptSince: Date
+}
+
+/**
+ * The outcome of a create made with an Idempotency-Key: created (200) or the id existed (400),
+ * now or `replayed` from the first request with the key; or the key was used for another
+ * request; or a request with the key is still being committed.
+ */
+export type KeyedCreate = { outcome: 'created' | 'exists'; replayed: boolean } | { outcome: 'mismatch' } | { outcome: 'in-flight' }
+
+/**
+ * The plants, with the outcomes kept for Idempotency-Keys. A create or delete that answers
+ * `true` also writes, in its transaction, one event per enabled subscription that receives it
+ * and covers the plant's owner.
+ */
+export interface PlantRecords {
+  /** false when a plant with this id already exists, whoever owns it. */
+  create(plant: NewPlant): Promise<boolean>
+  /**
+   * A create under an Idempotency-Key of the owner: the outcome is kept with the plant, in the
+   * same transaction, and a later request with the key and the same fingerprint gets it again.
+   */
+  createWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate>
+  /**
+   * Plants matching the query in ascending id order, at most `limit` of them, as JSON text:
+   * a list is sent as it comes from the store, with no object made per plant.
+   */
+  list(query: PlantQuery, limit: number): Promise<PlantPage>
+  /** The id of the `n`-th plant (1-based) that `list` would return, or null when there are fewer. */
+  nthId(query: PlantQuery, n: number): Promise<bigint | null>
+  get(id: bigint, owner: string | null): Promise<Plant | null>
+  /** false when no plant with this id is visible to `owner`. */
+  delete(id: bigint, owner: string | null, traceParent?: string | null): Promise<boolean>
+  /** Deletes at most `limit` kept outcomes older than `before`; answers how many went. */
+  pruneIdempotencyKeys(before: Date, limit: number): Promise<number>
+}

@@ -1,0 +1,129 @@
+import { disableCause } from '../shared/disable.js'
+import { type ClaimRow, toClaimedDelivery } from '../shared/rows.js'
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DisablePolicy,
+  DisabledSubscription,
+  FinishedDelivery,
+  Outbox,
+  WebhookBacklog,
+} from '../outbox.js'
+import type { PostgresDatabase } from './database.js'
+import { FAIL_PENDING_EVENTS } from './subscriptions.js'
+
+const state = (outcome: DeliveryOutcome) => (outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'pending' : 'given_up')
+
+/** The outbox shared by every instance: a claim is a leased row, and rows another instance is claiming are skipped. */
+export class PostgresOutbox implements Outbox {
+  constructor(private readonly database: PostgresDatabase) {}
+
+  async hasDue(): Promise<boolean> {
+    const result = await this.database.query(
+      'any_due_delivery',
+      "SELECT 1 FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() LIMIT 1",
+      [],
+    )
+    return result.rowCount === 1
+  }
+
+  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const result = await this.database.query<ClaimRow<string>>(
+      'claim_deliveries',
+      // The locking read is a CTE so that it runs once: as an IN subquery the planner may run it again and claim more.
+      // A claim also clears a redeliver asked for during an attempt since cut off: this attempt is the one more.
+      "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED), " +
+        'lease AS (SELECT now() + make_interval(secs => $2::float8 / 1000) AS until) ' +
+        'UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, next_attempt_at = lease.until, leased_until = lease.until, redeliver = false ' +
+        'FROM due, lease, webhook_subscriptions AS s WHERE d.id = due.id AND s.id = d.subscription_id ' +
+        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.url, s.secret, ' +
+        'CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret',
+      [limit, leaseMs],
+    )
+    // The claim's UPDATE has counted this attempt already.
+    return result.rows.map((row) => toClaimedDelivery(row, Number(row.attempts)))
+  }
+
+  /** One statement for the outcomes, fenced by attempt; what disables a subscription does so in the same transaction. */
+  finish(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]> {
+    return this.database.transaction(async (client) => {
+      const recorded = await client.query<{ id: string }>(
+        // A redeliver asked for during the attempt makes the event due again now, with a new round of retries.
+        "UPDATE webhook_deliveries AS d SET state = CASE WHEN d.redeliver THEN 'pending' ELSE u.state END, " +
+          'attempts = CASE WHEN d.redeliver THEN 0 ELSE d.attempts END, redeliver = false, leased_until = NULL, ' +
+          'last_result = u.result, last_status = u.status, last_attempt_at = now(), ' +
+          "finished_at = CASE WHEN d.redeliver OR u.state = 'pending' THEN NULL ELSE now() END, " +
+          "next_attempt_at = CASE WHEN d.redeliver THEN now() WHEN u.state = 'pending' THEN now() + make_interval(secs => u.after_ms / 1000) ELSE d.next_attempt_at END " +
+          'FROM unnest($1::int8[], $2::int[], $3::text[], $4::float8[], $5::text[], $6::int[]) AS u (id, attempt, state, after_ms, result, status) ' +
+          "WHERE d.id = u.id AND d.attempts = u.attempt AND d.state = 'pending' RETURNING d.id::text AS id",
+        [
+          finished.map(({ claim }) => String(claim.id)),
+          finished.map(({ claim }) => claim.attempt),
+          finished.map(({ outcome }) => state(outcome)),
+          finished.map(({ outcome }) => (outcome.kind === 'retry' ? outcome.afterMs : 0)),
+          finished.map(({ outcome }) => outcome.result),
+          finished.map(({ status }) => status),
+        ],
+      )
+      const ids = new Set(recorded.rows.map((row) => row.id))
+      // The last recorded outcome of each subscription in this batch decides its failing streak.
+      const last = new Map<string, DeliveryOutcome>()
+      for (const { claim, outcome } of finished) if (ids.has(String(claim.id))) last.set(claim.subscriptionId, outcome)
+      const disabled: DisabledSubscription[] = []
+      for (const [subscriptionId, outcome] of last) {
+        if (outcome.kind === 'delivered') {
+          await client.query('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [
+            subscriptionId,
+          ])
+          continue
+        }
+        const streak = await client.query<{ failing_since: Date; now: Date }>(
+          'UPDATE webhook_subscriptions SET failing_since = coalesce(failing_since, now()) WHERE id = $1 AND disabled_at IS NULL ' +
+            'RETURNING failing_since, now() AS now',
+          [subscriptionId],
+        )
+        const row = streak.rows[0]
+        if (row === undefined) continue
+        const cause = disableCause(outcome, row.failing_since, row.now.getTime(), policy)
+        if (cause === null) continue
+        await client.query(
+          'UPDATE webhook_subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL',
+          [subscriptionId, cause.description],
+        )
+        await client.query(FAIL_PENDING_EVENTS, [subscriptionId, cause.description])
+        disabled.push({ id: subscriptionId, ...cause })
+      }
+      return disabled
+    })
+  }
+
+  /** The claim's count is taken back, fenced by it as an outcome is: a claim taken over since stays. */
+  async release(claims: readonly ClaimedDelivery[]): Promise<void> {
+    if (claims.length === 0) return
+    await this.database.query(
+      'release_deliveries',
+      'UPDATE webhook_deliveries AS d SET attempts = d.attempts - 1, next_attempt_at = now(), leased_until = NULL, redeliver = false ' +
+        "FROM unnest($1::int8[], $2::int[]) AS u (id, attempt) WHERE d.id = u.id AND d.attempts = u.attempt AND d.state = 'pending'",
+      [claims.map((claim) => String(claim.id)), claims.map((claim) => claim.attempt)],
+    )
+  }
+
+  async backlog(): Promise<WebhookBacklog> {
+    const result = await this.database.query<{ pending: number; oldest: Date | null }>(
+      'webhook_backlog',
+      "SELECT count(*)::int AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE state = 'pending'",
+      [],
+    )
+    const row = result.rows[0]
+    return { pending: row?.pending ?? 0, oldestCreatedAt: row?.oldest ?? null }
+  }
+
+  async prune(before: Date, limit: number): Promise<number> {
+    const result = await this.database.query(
+      'prune_deliveries',
+      "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < $1 ORDER BY id LIMIT $2)",
+      [before, limit],
+    )
+    return result.rowCount ?? 0
+  }
+}

@@ -1,0 +1,238 @@
+import { NEW_PLANT } from '../../api/events.js'
+import { GroupCommit } from '../shared/group-commit.js'
+import { KeysInFlight, ownerKey, replay } from '../shared/idempotency.js'
+import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
+import { toPlant } from '../shared/rows.js'
+import { SharedTurnReads } from '../shared/shared-reads.js'
+import {
+  EMPTY_PAGE,
+  type IdempotencyKey,
+  type KeyedCreate,
+  type NewPlant,
+  type Plant,
+  type PlantPage,
+  type PlantQuery,
+  type PlantRecords,
+} from '../plants.js'
+import type { PostgresDatabase } from './database.js'
+import { DELETED_EVENTS, INSERT_NEW_PLANT_EVENTS, NEW_PLANTS_EVENTS, NEW_PLANT_EVENTS } from './events.js'
+
+/** The plant queries, one per combination of owner and tag filters, each a named prepared statement. */
+function plantSql(byOwner: boolean, byTag: boolean) {
+  const variant = `${byOwner ? '_by_owner' : ''}${byTag ? '_by_tag' : ''}`
+  // $1 from, $2 to, $3 limit or offset, then owner and tag when filtered on.
+  const filters = ['id BETWEEN $1 AND $2']
+  if (byOwner) filters.push(`owner = $${filters.length + 3}`)
+  if (byTag) filters.push(`tag = $${filters.length + 3}`)
+  const where = filters.join(' AND ')
+  return {
+    // One row with the page's JSON text (no object per plant in the driver or here); the
+    // object is written out by hand, as json_build_object would put spaces around colons.
+    list: {
+      name: `list_plants${variant}`,
+      text:
+        `SELECT string_agg(plant, ',' ORDER BY id) AS json, count(*)::int AS count, max(id)::text AS last_id FROM (` +
+        `SELECT id, '{"name":' || to_json(name)::text || CASE WHEN tag IS NULL THEN '}' ELSE ',"tag":' || to_json(tag)::text || '}' END AS plant ` +
+        `FROM plants WHERE ${where} ORDER BY id LIMIT $3) AS page`,
+    },
+    nthId: { name: `nth_plant_id${variant}`, text: `SELECT id FROM plants WHERE ${where} ORDER BY id LIMIT 1 OFFSET $3` },
+  }
+}
+
+const plantSqlFor = variantsByFilter(plantSql)
+
+interface PlantTarget {
+  id: bigint
+  owner: string | null
+  traceParent: string | null
+}
+
+const idKey = (write: { id: bigint }) => String(write.id)
+
+/** For each write, in order, whether the statement changed its id. */
+function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[] {
+  const changed = new Set(rows.map((row) => row.id))
+  return writes.map((write) => changed.has(String(write.id)))
+}
+
+function plantValues(query: PlantQuery, range: { from: bigint; to: bigint }, count: number): unknown[] {
+  const values: unknown[] = [String(range.from), String(range.to), count]
+  if (query.owner !== null) values.push(query.owner)
+  if (query.tag !== null) values.push(query.tag)
+  return values
+}
+
+const FIND_KEY = 'SELECT fingerprint, created FROM idempotency_keys WHERE subject = $1 AND key = $2 AND created_at >= $3'
+
+export class PostgresPlants implements PlantRecords {
+  private readonly keysInFlight = new KeysInFlight()
+  // Many clients asking for the same page at once (polling) cost the server one query a turn.
+  private readonly pageReads = new SharedTurnReads<PlantPage>()
+
+  constructor(private readonly database: PostgresDatabase) {}
+
+  // The creates, and the deletes, of one turn of the event loop go to the server as one
+  // statement each: one round trip, one plan and one commit for all of them. Two writes to one
+  // id never share a statement: the second must see the first's outcome. A create writes its
+  // plant's events in the same statement, so in the same transaction.
+  private readonly creates = new GroupCommit<NewPlant, boolean>(async (plants) => {
+    if (plants.length === 1) {
+      const [plant] = plants as [NewPlant]
+      const result = await this.database.query<{ id: string }>(
+        'create_plant',
+        `WITH created AS (INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id, owner), ` +
+          `${NEW_PLANT_EVENTS}SELECT id FROM created`,
+        [String(plant.id), plant.owner, plant.name, plant.tag, NEW_PLANT.body(plant), plant.traceParent ?? null],
+      )
+      return [result.rowCount === 1]
+    }
+    const result = await this.database.query<{ id: string }>(
+      'create_plants',
+      'WITH input AS (SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS i (id, owner, name, tag, body, trace_parent)), ' +
+        'created AS (INSERT INTO plants (id, owner, name, tag) SELECT id, owner, name, tag FROM input ON CONFLICT (id) DO NOTHING RETURNING id, owner), ' +
+        `${NEW_PLANTS_EVENTS}SELECT id FROM created`,
+      [
+        plants.map((plant) => String(plant.id)),
+        plants.map((plant) => plant.owner),
+        plants.map((plant) => plant.name),
+        plants.map((plant) => plant.tag),
+        plants.map((plant) => NEW_PLANT.body(plant)),
+        plants.map((plant) => plant.traceParent ?? null),
+      ],
+    )
+    return changedIds(plants, result.rows)
+  }, idKey)
+
+  private readonly deletes = new GroupCommit<PlantTarget, boolean>(async (targets) => {
+    if (targets.length === 1) {
+      const [{ id, owner, traceParent }] = targets as [PlantTarget]
+      // A deletion writes its events in the same statement, so in the same transaction.
+      const result =
+        owner === null
+          ? await this.database.query(
+              'delete_plant',
+              `WITH deleted AS (DELETE FROM plants WHERE id = $1 RETURNING id, owner, $2::text AS trace_parent), ${DELETED_EVENTS}SELECT id FROM deleted`,
+              [String(id), traceParent],
+            )
+          : await this.database.query(
+              'delete_own_plant',
+              `WITH deleted AS (DELETE FROM plants WHERE id = $1 AND owner = $2 RETURNING id, owner, $3::text AS trace_parent), ${DELETED_EVENTS}SELECT id FROM deleted`,
+              [String(id), owner, traceParent],
+            )
+      return [result.rowCount === 1]
+    }
+    const result = await this.database.query<{ id: string }>(
+      'delete_plants',
+      'WITH deleted AS (DELETE FROM plants AS p USING unnest($1::int8[], $2::text[], $3::text[]) AS d (id, owner, trace_parent) ' +
+        'WHERE p.id = d.id AND (d.owner IS NULL OR p.owner = d.owner) RETURNING p.id, p.owner, d.trace_parent), ' +
+        `${DELETED_EVENTS}SELECT id::text AS id FROM deleted`,
+      [targets.map((target) => String(target.id)), targets.map((target) => target.owner), targets.map((target) => target.traceParent)],
+    )
+    return changedIds(targets, result.rows)
+  }, idKey)
+
+  create(plant: NewPlant): Promise<boolean> {
+    return this.creates.add(plant)
+  }
+
+  /**
+   * One transaction per keyed create, under an advisory lock on (owner, key) taken without
+   * waiting: when another instance holds it, that request is still in flight. Under the lock,
+   * reading the kept outcome and then writing is safe across instances.
+   */
+  async createWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
+    // A key whose outcome is kept is answered from it without the lock, so replays that overlap
+    // each other all get it: only a first request still being committed is in flight.
+    const kept = await this.database.query<{ fingerprint: string; created: boolean }>('find_idempotency_key', FIND_KEY, [
+      plant.owner,
+      key.key,
+      key.keptSince,
+    ])
+    if (kept.rows[0] !== undefined) return replay(kept.rows[0], key)
+    return this.keysInFlight.run(plant.owner, key.key, () =>
+      this.database.transaction(async (client): Promise<KeyedCreate> => {
+        const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
+          ownerKey(plant.owner, key.key),
+        ])
+        if (lock.rows[0]?.locked !== true) return { outcome: 'in-flight' }
+        const kept = await client.query<{ fingerprint: string; created: boolean }>(FIND_KEY, [plant.owner, key.key, key.keptSince])
+        const row = kept.rows[0]
+        if (row !== undefined) return replay(row, key)
+        const inserted = await client.query(
+          'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+          [String(plant.id), plant.owner, plant.name, plant.tag],
+        )
+        const created = inserted.rowCount === 1
+        if (created) {
+          await client.query(INSERT_NEW_PLANT_EVENTS, [String(plant.id), NEW_PLANT.body(plant), plant.owner, plant.traceParent ?? null])
+        }
+        await client.query(
+          'INSERT INTO idempotency_keys (subject, key, fingerprint, created) VALUES ($1, $2, $3, $4) ' +
+            'ON CONFLICT (subject, key) DO UPDATE SET fingerprint = excluded.fingerprint, created = excluded.created, created_at = now()',
+          [plant.owner, key.key, key.fingerprint, created],
+        )
+        return { outcome: created ? 'created' : 'exists', replayed: false }
+      }),
+    )
+  }
+
+  async pruneIdempotencyKeys(before: Date, limit: number): Promise<number> {
+    const result = await this.database.query(
+      'prune_idempotency_keys',
+      'DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < $1 LIMIT $2)',
+      [before, limit],
+    )
+    return result.rowCount ?? 0
+  }
+
+  list(query: PlantQuery, limit: number): Promise<PlantPage> {
+    return this.pageReads.read(pageKey(query, limit), () => this.readPage(query, limit))
+  }
+
+  private async readPage(query: PlantQuery, limit: number): Promise<PlantPage> {
+    const range = idRange(query)
+    if (range === null || limit <= 0) return EMPTY_PAGE
+    const { name, text } = plantSqlFor(query).list
+    const result = await this.database.read<{ json: string | null; count: number; last_id: string | null }>(
+      name,
+      text,
+      plantValues(query, range, limit),
+    )
+    const page = result.rows[0]
+    if (page === undefined || page.count === 0) return EMPTY_PAGE
+    return { json: page.json ?? '', count: page.count, lastId: page.last_id === null ? null : BigInt(page.last_id) }
+  }
+
+  async nthId(query: PlantQuery, n: number): Promise<bigint | null> {
+    const range = idRange(query)
+    if (range === null || n <= 0) return null
+    const { name, text } = plantSqlFor(query).nthId
+    const result = await this.database.read<{ id: string }>(name, text, plantValues(query, range, n - 1))
+    const row = result.rows[0]
+    return row === undefined ? null : BigInt(row.id)
+  }
+
+  async get(id: bigint, owner: string | null): Promise<Plant | null> {
+    const result =
+      owner === null
+        ? await this.database.read<{ name: string; tag: string | null }>('get_plant', 'SELECT name, tag FROM plants WHERE id = $1', [
+            String(id),
+          ])
+        : await this.database.read<{ name: string; tag: string | null }>(
+            'get_own_plant',
+            'SELECT name, tag FROM plants WHERE id = $1 AND owner = $2',
+            [String(id), owner],
+          )
+    const row = result.rows[0]
+    return row === undefined ? null : toPlant(row)
+  }
+
+  delete(id: bigint, owner: string | null, traceParent: string | null = null): Promise<boolean> {
+    return this.deletes.add({ id, owner, traceParent })
+  }
+
+  /** Commits the writes still waiting for their turn. */
+  async flush(): Promise<void> {
+    await Promise.all([this.creates.flush(), this.deletes.flush()])
+  }
+}

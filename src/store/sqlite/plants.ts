@@ -1,0 +1,182 @@
+import { NEW_PLANT, PLANT_DELETED } from '../../api/events.js'
+import { KeysInFlight, replay } from '../shared/idempotency.js'
+import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
+import { toPlant } from '../shared/rows.js'
+import { SharedTurnReads } from '../shared/shared-reads.js'
+import {
+  EMPTY_PAGE,
+  type IdempotencyKey,
+  type KeyedCreate,
+  type NewPlant,
+  type Plant,
+  type PlantPage,
+  type PlantQuery,
+  type PlantRecords,
+} from '../plants.js'
+import type { SqliteDatabase } from './database.js'
+import { eventStatements } from './events.js'
+import { CACHED_PAGE_ROWS, PageCache } from './page-cache.js'
+
+/** A plant as the JSON object of the API, made by SQLite: `tag` is left out when it is NULL. */
+const PLANT_JSON = "CASE WHEN tag IS NULL THEN json_object('name', name) ELSE json_object('name', name, 'tag', tag) END"
+
+/** WHERE clause of a plant query, with the range of `idRange`. */
+function plantFilter(byOwner: boolean, byTag: boolean): string {
+  return [byOwner && 'owner = @owner', byTag && 'tag = @tag', 'id BETWEEN @from AND @to'].filter(Boolean).join(' AND ')
+}
+
+type KeptOutcome = { fingerprint: string; created: number } | undefined
+
+export class SqlitePlants implements PlantRecords {
+  private readonly statements
+  private readonly events
+  private readonly queries
+  private readonly pageCache = new PageCache()
+  private readonly pageReads = new SharedTurnReads<PlantPage>()
+  private readonly keysInFlight = new KeysInFlight()
+  /** PRAGMA data_version when the cached pages were read: it changes when another connection commits. */
+  private pagesDataVersion = -1
+
+  constructor(private readonly database: SqliteDatabase) {
+    const { db } = database
+    this.queries = variantsByFilter((byOwner, byTag) => ({
+      // One row with the page's JSON text: a JS value per plant cost more than the query itself.
+      // (CAST: a bare bound LIMIT made SQLite's query measurably slower.)
+      list: db
+        .prepare(
+          `SELECT group_concat(plant, ',' ORDER BY id), count(*), max(id) FROM (` +
+            `SELECT id, ${PLANT_JSON} AS plant FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT CAST(@limit AS INTEGER))`,
+        )
+        .safeIntegers(true)
+        .raw(true),
+      nthId: db
+        .prepare(`SELECT id FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT 1 OFFSET @offset`)
+        .pluck()
+        .safeIntegers(true),
+    }))
+    this.statements = {
+      // Positional parameters: binding by name cost more per insert.
+      insert: db.prepare('INSERT INTO plants (id, owner, name, tag, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING'),
+      get: db.prepare('SELECT name, tag FROM plants WHERE id = ?'),
+      getOwn: db.prepare('SELECT name, tag FROM plants WHERE id = ? AND owner = ?'),
+      // The owner names whose subscriptions hear of the deletion.
+      delete: db.prepare('DELETE FROM plants WHERE id = ? RETURNING owner').pluck(),
+      deleteOwn: db.prepare('DELETE FROM plants WHERE id = ? AND owner = ? RETURNING owner').pluck(),
+      findKey: db.prepare('SELECT fingerprint, created FROM idempotency_keys WHERE subject = ? AND key = ? AND created_at >= ?'),
+      keepKey: db.prepare(
+        'INSERT INTO idempotency_keys (subject, key, fingerprint, created, created_at) VALUES (?, ?, ?, ?, ?) ' +
+          'ON CONFLICT (subject, key) DO UPDATE SET fingerprint = excluded.fingerprint, created = excluded.created, created_at = excluded.created_at',
+      ),
+      pruneKeys: db.prepare(
+        'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)',
+      ),
+    }
+    this.events = eventStatements(db)
+    // Whatever a write's outcome, this connection may have changed plants.
+    database.beforeWrite = () => this.pageCache.clear()
+  }
+
+  /** The plant and its events, inside a group commit's transaction; false when the id exists. */
+  private insert(plant: NewPlant, now: number): boolean {
+    if (this.statements.insert.run(plant.id, plant.owner, plant.name, plant.tag, now).changes !== 1) return false
+    if (this.database.subscribed)
+      this.events.newPlant.run(plant.id, NEW_PLANT.body(plant), now, now, plant.traceParent ?? null, plant.owner)
+    return true
+  }
+
+  create(plant: NewPlant): Promise<boolean> {
+    return this.database.write(() => this.insert(plant, Date.now()))
+  }
+
+  /**
+   * Joins the group commit like any create; inside the transaction, a fresh kept outcome of the
+   * key is answered again, else the plant is inserted and its outcome kept. Each transaction is
+   * atomic on the file, so two processes (WORKERS) with one key cannot both create.
+   */
+  async createWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
+    const findKey = () => this.statements.findKey.get(plant.owner, key.key, key.keptSince.getTime()) as KeptOutcome
+    // A key whose outcome is kept is answered from it, whoever else replays it meanwhile: only a
+    // first request still being committed makes another wait (in-flight).
+    const kept = await this.database.run(findKey)
+    if (kept !== undefined) return replay({ fingerprint: kept.fingerprint, created: kept.created === 1 }, key)
+    return this.keysInFlight.run(plant.owner, key.key, () =>
+      this.database.write((): KeyedCreate => {
+        const kept = findKey()
+        if (kept !== undefined) return replay({ fingerprint: kept.fingerprint, created: kept.created === 1 }, key)
+        const now = Date.now()
+        const created = this.insert(plant, now)
+        this.statements.keepKey.run(plant.owner, key.key, key.fingerprint, created ? 1 : 0, now)
+        return { outcome: created ? 'created' : 'exists', replayed: false }
+      }),
+    )
+  }
+
+  pruneIdempotencyKeys(before: Date, limit: number): Promise<number> {
+    return this.database.write(() => this.statements.pruneKeys.run(before.getTime(), limit).changes)
+  }
+
+  /**
+   * Pages a client asks for again and again (a first page polled) come from the page cache
+   * while no connection has committed since they were read: checking costs one PRAGMA,
+   * a fraction of the query. Identical lists of one turn share one check, at its end.
+   */
+  list(query: PlantQuery, limit: number): Promise<PlantPage> {
+    if (limit > CACHED_PAGE_ROWS) return this.database.run(() => this.readPage(query, limit))
+    const key = pageKey(query, limit)
+    return this.pageReads.read(key, () => this.database.run(() => this.cachedPage(key, query, limit)))
+  }
+
+  private cachedPage(key: string, query: PlantQuery, limit: number): PlantPage {
+    const dataVersion = this.database.dataVersion()
+    if (dataVersion !== this.pagesDataVersion) {
+      this.pageCache.clear()
+      this.pagesDataVersion = dataVersion
+    }
+    const cached = this.pageCache.get(key)
+    if (cached !== undefined) return cached
+    const page = this.readPage(query, limit)
+    this.pageCache.set(key, page)
+    return page
+  }
+
+  private readPage(query: PlantQuery, limit: number): PlantPage {
+    const range = idRange(query)
+    if (range === null || limit <= 0) return EMPTY_PAGE
+    const [json, count, lastId] = this.queries(query).list.get({ owner: query.owner, tag: query.tag, ...range, limit }) as [
+      string | null,
+      bigint,
+      bigint | null,
+    ]
+    return { json: json ?? '', count: Number(count), lastId }
+  }
+
+  nthId(query: PlantQuery, n: number): Promise<bigint | null> {
+    return this.database.run(() => {
+      const range = idRange(query)
+      if (range === null || n <= 0) return null
+      const id = this.queries(query).nthId.get({ owner: query.owner, tag: query.tag, ...range, offset: n - 1 })
+      return (id as bigint | undefined) ?? null
+    })
+  }
+
+  get(id: bigint, owner: string | null): Promise<Plant | null> {
+    return this.database.run(() => {
+      const row = (owner === null ? this.statements.get.get(id) : this.statements.getOwn.get(id, owner)) as
+        { name: string; tag: string | null } | undefined
+      return row === undefined ? null : toPlant(row)
+    })
+  }
+
+  delete(id: bigint, owner: string | null, traceParent: string | null = null): Promise<boolean> {
+    return this.database.write(() => {
+      const deletedOwner = (owner === null ? this.statements.delete.get(id) : this.statements.deleteOwn.get(id, owner)) as
+        string | undefined
+      if (deletedOwner === undefined) return false
+      if (this.database.subscribed) {
+        const now = Date.now()
+        this.events.plantDeleted.run(id, PLANT_DELETED.body({ id }), now, now, traceParent, deletedOwner)
+      }
+      return true
+    })
+  }
+}
