@@ -31,6 +31,8 @@ export interface Node {
 export class HaCluster {
   readonly nodes: Node[] = []
   private readonly others: ChildProcess[] = []
+  /** Servers restored from pgBackRest's repository, by data folder. */
+  private readonly restored: string[] = []
   readonly ports: { etcd: number; etcdPeer: number; primary: number; sync: number; pgbouncer: number }
 
   private constructor(
@@ -78,6 +80,9 @@ export class HaCluster {
       await cluster.startEtcd()
       for (const node of cluster.nodes) cluster.startPatroni(node)
       await cluster.waitForRoles()
+      // The repository's stanza, once the leader runs: from then on every node's WAL is archived.
+      const created = await cluster.pgbackrest(['stanza-create'])
+      if (created.code !== 0) throw new Error(`pgbackrest stanza-create failed: ${created.stderr}`)
       cluster.startProxies()
       await waitFor(
         'HAProxy to route to the leader',
@@ -121,7 +126,18 @@ export class HaCluster {
         .replace('listen_port = 6432', `listen_port = ${this.ports.pgbouncer}`),
     )
     writeFileSync(join(this.root, 'pgbouncer-users.txt'), `"postgres" "${SUPERUSER_PASSWORD}"\n`)
-    for (const file of ['haproxy.cfg', 'pgbouncer.ini', 'pgbouncer-users.txt', ...this.nodes.map((node) => node.config)]) {
+    writeFileSync(join(this.root, 'pgbackrest.conf'), routes(readFileSync(join(DEPLOY, 'pgbackrest.conf'), 'utf8')))
+    for (const folder of ['pgbackrest', 'pgbackrest-log', 'pgbackrest-lock']) {
+      mkdirSync(join(this.root, folder), { mode: 0o750 })
+      if (process.getuid?.() === 0) this.own(join(this.root, folder))
+    }
+    for (const file of [
+      'haproxy.cfg',
+      'pgbouncer.ini',
+      'pgbouncer-users.txt',
+      'pgbackrest.conf',
+      ...this.nodes.map((node) => node.config),
+    ]) {
       const path = file.startsWith('/') ? file : join(this.root, file)
       if (process.getuid?.() === 0) this.own(path)
       chmodSync(path, 0o600)
@@ -241,6 +257,81 @@ export class HaCluster {
     }
   }
 
+  /**
+   * `pgbackrest --stanza=plantstore COMMAND …` as the cluster's user, aimed at `node` (the leader
+   * unless given): backups and checks run against the primary.
+   */
+  async pgbackrest(args: string[], node?: Node): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const target = node ?? (await this.leader())
+    if (target === null) throw new Error('no leader for pgbackrest')
+    const options = [
+      `--config=${join(this.root, 'pgbackrest.conf')}`,
+      '--stanza=plantstore',
+      `--pg1-path=${target.dataDir}`,
+      `--pg1-port=${target.pgPort}`,
+      `--pg1-socket-path=${target.dataDir}`,
+    ]
+    return this.runAsClusterUser('pgbackrest', [...options, ...args])
+  }
+
+  private async runAsClusterUser(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const asUser = process.getuid?.() === 0
+    const [file, argv] = asUser
+      ? ['setpriv', ['--reuid', CLUSTER_USER, '--regid', CLUSTER_USER, '--init-groups', '--', command, ...args]]
+      : [command, args]
+    try {
+      const { stdout, stderr } = await run(file, argv, { cwd: this.root, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 })
+      return { code: 0, stdout, stderr }
+    } catch (error) {
+      const failed = error as { code?: unknown; stdout?: string; stderr?: string }
+      return { code: typeof failed.code === 'number' ? failed.code : null, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' }
+    }
+  }
+
+  /**
+   * A new server from the repository, as of `target` (`--type=time`), promoted once it gets
+   * there: a folder of its own, PostgreSQL on a free port, outside the cluster (no archiving,
+   * no synchronous standby). Answers its URL; `stop()` ends it.
+   */
+  async restoreToTime(target: Date): Promise<string> {
+    const dataDir = join(this.root, `restored-${this.restored.length + 1}`)
+    mkdirSync(dataDir, { mode: 0o700 })
+    if (process.getuid?.() === 0) this.own(dataDir)
+    const restored = await this.runAsClusterUser('pgbackrest', [
+      `--config=${join(this.root, 'pgbackrest.conf')}`,
+      '--stanza=plantstore',
+      `--pg1-path=${dataDir}`,
+      '--type=time',
+      // pgBackRest's form: YYYY-MM-DD HH:MM:SS.mmm+00.
+      `--target=${target.toISOString().replace('T', ' ').replace('Z', '+00')}`,
+      '--target-action=promote',
+      'restore',
+    ])
+    if (restored.code !== 0) throw new Error(`pgbackrest restore failed: ${restored.stderr}${restored.stdout}`)
+    this.restored.push(dataDir)
+    const port = await freePort()
+    const settings = {
+      port: String(port),
+      listen_addresses: '127.0.0.1',
+      unix_socket_directories: dataDir,
+      hba_file: join(dataDir, 'pg_hba.conf'),
+      ident_file: join(dataDir, 'pg_ident.conf'),
+      archive_mode: 'off',
+      synchronous_standby_names: '',
+      primary_conninfo: '',
+    }
+    const args = ['-D', dataDir, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
+    this.others.push(startAs('/usr/lib/postgresql/15/bin/postgres', args, this.log(`restored-${this.restored.length}`), this.root))
+    const url = `postgres://postgres:${SUPERUSER_PASSWORD}@127.0.0.1:${port}/postgres`
+    await waitFor(
+      'the restored server to reach its target and be promoted',
+      () => this.sql(url, 'SELECT NOT pg_is_in_recovery() AS ok'),
+      120_000,
+      250,
+    )
+    return url
+  }
+
   /** `patronictl switchover` from the leader to the sync standby, as an operator runs it. */
   async switchover(): Promise<{ from: Node; to: Node }> {
     const from = await this.leader()
@@ -267,6 +358,7 @@ export class HaCluster {
       if (node.patroni?.pid !== undefined) signal(node.patroni.pid, 'SIGKILL')
       killPostmaster(node.dataDir)
     }
+    for (const dataDir of this.restored) killPostmaster(dataDir)
     for (const child of this.others) if (child.pid !== undefined) signal(child.pid, 'SIGKILL')
   }
 
@@ -275,9 +367,11 @@ export class HaCluster {
     for (const node of this.nodes) if (node.patroni?.pid !== undefined) signal(node.patroni.pid, 'SIGTERM')
     for (const child of this.others) if (child.pid !== undefined) signal(child.pid, 'SIGTERM')
     const ids = () =>
-      [...this.nodes.flatMap((node) => [node.patroni?.pid, postmasterOf(node.dataDir)]), ...this.others.map((child) => child.pid)].filter(
-        (pid): pid is number => pid !== undefined && pid !== null && isAlive(pid),
-      )
+      [
+        ...this.nodes.flatMap((node) => [node.patroni?.pid, postmasterOf(node.dataDir)]),
+        ...this.restored.map(postmasterOf),
+        ...this.others.map((child) => child.pid),
+      ].filter((pid): pid is number => pid !== undefined && pid !== null && isAlive(pid))
     await waitFor('the cluster to stop', async () => ids().length === 0, 15_000).catch(() => {})
     this.killAll()
     if (!keep) rmSync(this.root, { recursive: true, force: true })

@@ -20,8 +20,11 @@ describe('the container image', { skip: unavailable ?? false }, () => {
   let port: number
   let url: string
 
+  const replicaVolume = `plantstore-test-replica-${suffix}`
+  const litestreamVolumes = [replicaVolume, `${volume}-a`, `${volume}-b`]
+
   /** Starts the image on the test volume; the host's network, as this VM has no other that works. */
-  async function start(name: string): Promise<void> {
+  async function start(name: string, extra: string[] = []): Promise<void> {
     names.push(name)
     // HOST stays the image's 0.0.0.0 in a real deployment; on the host's network the test keeps it to loopback.
     await must('podman', [
@@ -35,8 +38,7 @@ describe('the container image', { skip: unavailable ?? false }, () => {
       `PORT=${port}`,
       '--env',
       'HOST=127.0.0.1',
-      '--volume',
-      `${volume}:/data`,
+      ...(extra.length > 0 ? extra : ['--volume', `${volume}:/data`]),
       TEST_IMAGE,
     ])
     await waitUntil(`${name} ready`, async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : null))
@@ -55,7 +57,7 @@ describe('the container image', { skip: unavailable ?? false }, () => {
 
   after(async () => {
     for (const name of names) await run('podman', ['rm', '--force', '--time', '0', name])
-    await run('podman', ['volume', 'rm', '--force', volume])
+    for (const each of [volume, ...litestreamVolumes]) await run('podman', ['volume', 'rm', '--force', each])
   })
 
   test('the image is set to run as a non-root user, on port 8080 of 0.0.0.0, with /data as a volume', async () => {
@@ -79,7 +81,7 @@ describe('the container image', { skip: unavailable ?? false }, () => {
     assert.ok(config.Config.Env.includes('DATABASE_URL=sqlite:/data/plantstore.db'))
     assert.deepEqual(Object.keys(config.Config.ExposedPorts), ['8080/tcp'])
     assert.deepEqual(Object.keys(config.Config.Volumes), ['/data'])
-    assert.deepEqual(config.Config.Entrypoint, ['node', '/app/bin/plantstore'])
+    assert.deepEqual(config.Config.Entrypoint, ['/app/bin/container-entrypoint'])
     assert.deepEqual(config.Config.Cmd, ['serve'])
     assert.equal(config.Config.Labels['org.opencontainers.image.title'], 'Plant Store')
   })
@@ -174,6 +176,60 @@ describe('the container image', { skip: unavailable ?? false }, () => {
       assert.equal(plant.status, 200)
       assert.deepEqual(plant.body, { name: 'fern' })
       assert.doesNotMatch((await logs(second)).stderr, /pst_/)
+    })
+  })
+
+  describe('under Litestream, with a file replica on a second volume (LITESTREAM_REPLICA_URL)', () => {
+    const replicated = (data: string) => [
+      '--env',
+      'LITESTREAM_REPLICA_URL=file:///replica',
+      '--volume',
+      `${data}:/data`,
+      // :U gives the volume to the image's user, as a real replica's credentials would be given.
+      '--volume',
+      `${replicaVolume}:/replica:U`,
+    ]
+    const firstName = `plantstore-test-${suffix}-litestream-1`
+    const secondName = `plantstore-test-${suffix}-litestream-2`
+    const planted: bigint[] = []
+    let token: string
+    let api: Api
+
+    before(async () => {
+      // The single node's containers share the host's network and port: they go first.
+      for (const name of names) await run('podman', ['rm', '--force', '--time', '0', name])
+      await start(firstName, replicated(`${volume}-a`))
+      api = await Api.connect(url)
+    })
+
+    test('Litestream is PID 1 and the service its child, on the database of the data volume', async () => {
+      const top = await must('podman', ['top', firstName, 'pid', 'args'])
+      assert.match(top, /^\s*1\s+litestream replicate -config \/app\/deploy\/litestream.yml -exec node \/app\/bin\/plantstore serve\s*$/m)
+      assert.match(top, /node \/app\/bin\/plantstore serve/)
+    })
+
+    test('SIGTERM exits 0 within 10 s, after the last write is replicated', async () => {
+      token = (await must('podman', ['exec', firstName, 'plantstore', 'token', 'create', '--subject', 'replicated'])).trim()
+      for (let id = 1n; id <= 50n; id++) {
+        assert.equal((await api.createPlant(token, { id, name: `replicated ${id}` })).status, 200)
+        planted.push(id)
+      }
+      // The last one is acknowledged just before the stop: only the final sync can carry it.
+      assert.equal((await api.createPlant(token, { id: BIG_ID, name: 'the last' })).status, 200)
+      planted.push(BIG_ID)
+      const started = Date.now()
+      await must('podman', ['stop', '--time', '10', firstName], { timeoutMs: 30_000 })
+      const elapsed = Date.now() - started
+      assert.equal((await must('podman', ['inspect', '--format', '{{.State.ExitCode}}', firstName])).trim(), '0')
+      assert.ok(elapsed < 10_000, `stopped after ${elapsed} ms`)
+    })
+
+    test('with the container and its data volume gone, a new one on an empty volume restores every acknowledged plant', async () => {
+      await must('podman', ['rm', '--force', firstName])
+      await must('podman', ['volume', 'rm', '--force', `${volume}-a`])
+      await start(secondName, replicated(`${volume}-b`))
+      for (const id of planted) assert.equal((await api.request('GET', `/plants/${id}`, { token })).status, 200, `plant ${id}`)
+      assert.doesNotMatch((await logs(secondName)).stderr, /pst_/, 'the tokens came back too: no new first-start token')
     })
   })
 })

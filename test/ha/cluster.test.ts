@@ -6,9 +6,9 @@ import { keyedLoad, longestOutageMs, recoveredAt } from '../../support/ha/keyed-
 import { Receiver } from '../../support/receiver.js'
 import { type Service, makeToken, startService } from '../../support/service.js'
 
-const TOOLS = ['patroni', 'patronictl', 'etcd', 'haproxy', 'pgbouncer']
+const TOOLS = ['patroni', 'patronictl', 'etcd', 'haproxy', 'pgbouncer', 'pgbackrest']
 const missing = TOOLS.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
-const skip = missing.length > 0 ? `needs ${missing.join(', ')} (Debian's patroni, etcd-server, haproxy, pgbouncer)` : false
+const skip = missing.length > 0 ? `needs ${missing.join(', ')} (Debian's patroni, etcd-server, haproxy, pgbouncer, pgbackrest)` : false
 if (skip && process.env.CI === 'true') throw new Error(`test:ha ${skip}, and CI=true`)
 
 const WEBHOOKS = {
@@ -135,6 +135,58 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     assert.doesNotMatch(service.stdout(), /"level":50/, 'no error was logged')
   })
 
+  test('pgBackRest: a full backup under load, a mass delete, and a restore to the time before it into a new server the service serves', async () => {
+    const service = services[0] as Service
+    const owner = await makeToken(cluster.url('primary'), 'pitr')
+    const acknowledged: number[] = []
+    let writing = true
+    let next = 40_000_000
+    const writeLoad = (async () => {
+      while (writing) {
+        const id = next++
+        if ((await call(`${service.url}/plants`, owner, 'POST', `{"id":${id},"name":"pitr plant ${id}"}`)).status === 200)
+          acknowledged.push(id)
+      }
+    })()
+    const backupStartedAt = Date.now()
+    const backup = await cluster.pgbackrest(['--type=full', 'backup'])
+    const backupMs = Date.now() - backupStartedAt
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    writing = false
+    await writeLoad
+    assert.equal(backup.code, 0, backup.stderr)
+    assert.ok(acknowledged.length > 50, `plants were written during and after the backup (${acknowledged.length})`)
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    const beforeTheMistake = new Date()
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    for (const id of acknowledged) assert.equal((await call(`${service.url}/plants/${id}`, owner, 'DELETE')).status, 204)
+    assert.equal((await call(`${service.url}/plants`, owner)).text, '[]')
+    // check switches to a new WAL segment and waits until it is archived: the delete is in the repository.
+    const check = await cluster.pgbackrest(['check'])
+    assert.equal(check.code, 0, check.stderr)
+
+    const restoreStartedAt = Date.now()
+    const restoredUrl = await cluster.restoreToTime(beforeTheMistake)
+    const restoreMs = Date.now() - restoreStartedAt
+    const restored = await start({ DATABASE_URL: restoredUrl })
+    try {
+      const listed = await call(`${restored.url}/plants?limit=100000`, owner)
+      assert.equal(listed.status, 200, listed.text)
+      const held = new Set([...listed.text.matchAll(/"pitr plant ([0-9]+)"/g)].map((match) => Number(match[1])))
+      assert.deepEqual(
+        acknowledged.filter((id) => !held.has(id)),
+        [],
+        'every plant acknowledged before the target is back',
+      )
+      console.log(
+        `pgBackRest: full backup in ${(backupMs / 1000).toFixed(1)} s under load, ${acknowledged.length} plants written, ` +
+          `restore to the time before the mass delete and promotion in ${(restoreMs / 1000).toFixed(1)} s`,
+      )
+    } finally {
+      await restored.stop()
+    }
+  })
+
   /**
    * Two instances, creates retried with their keys across `disrupt`, a subscription: no 500,
    * one answer per key, every acknowledged plant kept and announced; returns the outage.
@@ -217,5 +269,11 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     await underLoad('failover', 20_000_000n, async () => {
       await cluster.killLeader()
     })
+  })
+
+  test('after the failovers, the new leader archives to the same repository (pgbackrest check)', async () => {
+    await cluster.waitForRoles()
+    const check = await cluster.pgbackrest(['check'])
+    assert.equal(check.code, 0, check.stderr)
   })
 })
