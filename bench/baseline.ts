@@ -16,7 +16,7 @@ const server = createServer((request, response) => {
       return
     }
     let body = page
-    if (request.method === 'POST') {
+    if (request.method === 'POST' || request.method === 'PATCH') {
       JSON.parse(Buffer.concat(chunks).toString('utf8'))
       body = plant
     }

@@ -64,7 +64,7 @@ export function report(stores: StoreReport[]): { text: string; allMet: boolean }
         lines.push(
           `| ${comparison.scenario} | ${comparison.service.requestsPerSecond.toFixed(0)} | ${comparison.service.p50} | ` +
             `${p99Cell(comparison)} | ${(comparison.service.peakRss / MiB).toFixed(1)} (all processes) | ${baselineColumns(comparison)} | ` +
-            `${shownRatio(comparison.ratio)}× | none: not a default, for its gain | |`,
+            `${shownRatio(comparison.ratio)}× | ${comparison.scenario === 'patch' ? 'none: for information' : 'none: not a default, for its gain'} | |`,
         )
         continue
       }

@@ -9,7 +9,7 @@ import { Receiver } from '../support/receiver.js'
 import { type DeliveryLatency, deliveryLatency } from './deliveries.js'
 import { type LoadResult, residentMemory, runLoad } from './load.js'
 import { startBaseline } from './start-baseline.js'
-import { CONNECTIONS, CREATE, LIST, MIXED, type Scenario } from './scenarios.js'
+import { CONNECTIONS, CREATE, LIST, MIXED, PATCH, type Scenario } from './scenarios.js'
 import { type Comparison, DEFAULT_STORE, type StoreReport, p99Cell, report, shownRatio } from './report.js'
 import { subscription } from './service-api.js'
 import {
@@ -187,6 +187,8 @@ async function benchStore(kind: 'sqlite' | 'postgres'): Promise<StoreReport> {
       await compare('list', { url: service.url, pid, token: lister }, baseTarget, LIST),
       await compare('create', { url: service.url, pid, token: writer }, baseTarget, CREATE),
       await compare('mixed', { url: service.url, pid, token: writer }, baseTarget, MIXED),
+      // The lister's own seeded plants, renamed in turn.
+      await compare('patch', { url: service.url, pid, token: lister }, baseTarget, PATCH),
     ]
     const webhooks = await benchWebhooks(service, { url: service.url, pid, token: writer }, baseTarget, manager)
     comparisons.push(webhooks.comparison)

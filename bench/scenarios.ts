@@ -40,3 +40,20 @@ export const MIXED: Scenario = {
     },
   ],
 }
+
+let nextPatch = 0
+
+/** A change of a seeded plant (ids 1 to 1,000, the lister's): each renames it, so each is a new version. */
+export const PATCH: Scenario = {
+  name: 'patch',
+  requests: () => [
+    {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      setupRequest: (request) => {
+        const n = nextPatch++
+        return { ...request, path: `/plants/${(n % 1_000) + 1}`, body: `{"name":"renamed ${n}"}` }
+      },
+    },
+  ],
+}

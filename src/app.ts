@@ -37,6 +37,7 @@ type AppConfig = Pick<
   | 'trustProxy'
   | 'corsOrigins'
   | 'idempotencyTtlMs'
+  | 'requireIfMatch'
   | 'jwt'
   | 'publicUrl'
   | 'webhooks'
@@ -133,7 +134,7 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
   )
   await app.register(async (guarded) => {
     await guardWithToken(guarded, { authenticator, rateLimit: config.rateLimit, redisUrl: config.redisUrl })
-    await guarded.register(plantRoutes, { idempotencyTtlMs: config.idempotencyTtlMs })
+    await guarded.register(plantRoutes, { idempotencyTtlMs: config.idempotencyTtlMs, requireIfMatch: config.requireIfMatch })
     await guarded.register(webhookRoutes, { config: config.webhooks })
     await guarded.register(webhookDeliveryRoutes)
   })
@@ -147,7 +148,13 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
   const readiness = new ReadinessMetric(() => store.ping())
   for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store.outbox), readiness, ...deliveries])
     part.registerMetrics(metrics)
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  // The page shows the document's own title, no address bar and no link to where the page
+  // fetched it (/docs/json): users are told of /openapi.json only.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { layout: 'BaseLayout' },
+    theme: { title: 'Plant Store API', css: [{ filename: 'plantstore.css', content: '.swagger-ui .info .url { display: none; }' }] },
+  })
   allowedMethods.finish()
   answerServerLevelRequests(app.server, allowedMethods.allowOf)
   return app

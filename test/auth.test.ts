@@ -146,7 +146,7 @@ for (const kind of STORE_KINDS) {
       })
 
       test('a wrong method on a known path is a 405 before authentication', async () => {
-        assert.equal((await fx.api.request('PATCH', '/plants/1')).status, 405)
+        assert.equal((await fx.api.request('PUT', '/plants/1')).status, 405)
       })
 
       test('an invalid body without a token is a 401, not a 400', async () => {

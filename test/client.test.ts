@@ -101,6 +101,23 @@ for (const kind of STORE_KINDS) {
       assert.equal((await rejection(client.deletePlant(-5n))).status, 404)
     })
 
+    test('create, get and updatePlant carry the ETag; ifMatch makes update and delete conditional (412 when stale)', async () => {
+      const id = 4_242n
+      const created = await client.createPlant({ id, name: 'versioned', tag: 'indoor' })
+      assert.deepEqual(
+        [created, created.etag, JSON.stringify(created)],
+        [{ name: 'versioned', tag: 'indoor' }, '"1"', '{"name":"versioned","tag":"indoor"}'],
+      )
+      const read = await client.getPlant(id)
+      const changed = await client.updatePlant(id, { tag: null }, { ifMatch: read.etag })
+      assert.deepEqual([changed, changed.etag], [{ name: 'versioned' }, '"2"'])
+      assert.equal((await rejection(client.updatePlant(id, { name: 'late' }, { ifMatch: read.etag }))).status, 412)
+      assert.equal((await rejection(client.deletePlant(id, { ifMatch: read.etag }))).status, 412)
+      assert.deepEqual(await client.getPlant(id), { name: 'versioned' })
+      await client.deletePlant(id, { ifMatch: changed.etag })
+      assert.equal((await rejection(client.getPlant(id))).status, 404)
+    })
+
     test('an id that is a number or outside int64 is refused before any request', async () => {
       await assert.rejects(client.getPlant(7 as unknown as bigint), TypeError)
       await assert.rejects(client.createPlant({ id: INT64_MAX + 1n, name: 'too big' }), RangeError)

@@ -16,9 +16,9 @@ describe('CORS_ORIGINS', () => {
       })
       assert.equal(response.statusCode, 204)
       assert.equal(response.headers['access-control-allow-origin'], origin)
-      for (const method of ['GET', 'POST', 'DELETE'])
+      for (const method of ['GET', 'POST', 'PATCH', 'DELETE'])
         assert.match(String(response.headers['access-control-allow-methods']), new RegExp(method))
-      for (const header of ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id']) {
+      for (const header of ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id']) {
         assert.match(String(response.headers['access-control-allow-headers']), new RegExp(header))
       }
       assert.equal(response.headers['access-control-allow-credentials'], undefined)
@@ -34,6 +34,7 @@ describe('CORS_ORIGINS', () => {
       const exposed = created.headers.get('access-control-expose-headers') ?? ''
       for (const header of [
         'Location',
+        'ETag',
         'Link',
         'X-Request-Id',
         'Retry-After',

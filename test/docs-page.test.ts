@@ -44,7 +44,7 @@ describe('the /docs page in a real browser', { skip: missing }, () => {
     await fx?.close()
   })
 
-  test('lists every operation of the document, and the newPlant, plantDeleted and ping webhooks', async () => {
+  test('lists every operation of the document, and the newPlant, plantDeleted, plantUpdated and ping webhooks', async () => {
     const shown = await page.locator('.opblock-summary').evaluateAll((blocks) =>
       blocks.map((block) => {
         const method = block.querySelector('.opblock-summary-method')?.textContent ?? ''
@@ -63,6 +63,7 @@ describe('the /docs page in a real browser', { skip: missing }, () => {
       'GET /webhooks',
       'GET /webhooks/{id}',
       'GET /webhooks/{id}/deliveries',
+      'PATCH /plants/{id}',
       'PATCH /webhooks/{id}',
       'POST /plants',
       'POST /webhooks',
@@ -73,7 +74,16 @@ describe('the /docs page in a real browser', { skip: missing }, () => {
       'POST newPlant',
       'POST ping',
       'POST plantDeleted',
+      'POST plantUpdated',
     ])
+  })
+
+  test("the page is Plant Store's: its title, no Swagger or Fastify bar, and no address but /openapi.json", async () => {
+    assert.equal(await page.title(), 'Plant Store API')
+    assert.equal(await page.locator('.topbar').count(), 0)
+    const text = await page.locator('body').innerText()
+    assert.ok(text.includes('/openapi.json'), 'the description names /openapi.json')
+    assert.ok(!text.includes('/docs/json'), 'the page shows no /docs/json')
   })
 
   test(`"Try it out" creates a plant with id ${BIG_ID} that is then found under that exact id`, async () => {

@@ -103,7 +103,7 @@ describe('the served OpenAPI document', () => {
 
   test('every operation has an operationId, a summary, a description and the statuses any route can send', () => {
     const operations = operationsOf(document)
-    assert.equal(operations.length, 17)
+    assert.equal(operations.length, 18)
     const ids = operations.map(([, operation]) => operation.operationId)
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique')
     for (const [name, operation] of operations) {
@@ -131,7 +131,7 @@ describe('the served OpenAPI document', () => {
 
   test("every guarded operation declares its scope, the guard's 401, 403, 429 and 503, and RateLimit headers below 500", () => {
     const guarded = operationsOf(document).filter(([name]) => /^\w+ \/(plants|webhooks)/.test(name))
-    assert.equal(guarded.length, 14)
+    assert.equal(guarded.length, 15)
     for (const [name, operation] of guarded) {
       const [requirement] = operation.security as [{ bearerAuth: string[] }]
       assert.equal(operation.security?.length, 1, name)

@@ -34,9 +34,9 @@ for (const kind of STORE_KINDS) {
       ['PUT', '/plants', 'GET, HEAD, POST'],
       ['PATCH', '/plants', 'GET, HEAD, POST'],
       ['DELETE', '/plants', 'GET, HEAD, POST'],
-      ['POST', '/plants/7', 'GET, HEAD, DELETE'],
-      ['PUT', '/plants/7', 'GET, HEAD, DELETE'],
-      ['OPTIONS', '/plants/7', 'GET, HEAD, DELETE'],
+      ['POST', '/plants/7', 'GET, HEAD, PATCH, DELETE'],
+      ['PUT', '/plants/7', 'GET, HEAD, PATCH, DELETE'],
+      ['OPTIONS', '/plants/7', 'GET, HEAD, PATCH, DELETE'],
       ['POST', '/healthz', 'GET, HEAD'],
       ['DELETE', '/metrics', 'GET, HEAD'],
     ]

@@ -153,6 +153,12 @@ for (const kind of STORE_KINDS) {
             const id = BigInt((response.headers.location ?? '').slice('/plants/'.length))
             expected.set(id, (JSON.parse(response.body) as { name: string }).name)
           }
+          if (request.method === 'PATCH' && response.status === 200) {
+            expected.set(
+              BigInt(decodeURIComponent(request.path.slice('/plants/'.length))),
+              (JSON.parse(response.body) as { name: string }).name,
+            )
+          }
           if (request.method === 'DELETE' && response.status === 204) {
             expected.delete(BigInt(decodeURIComponent(request.path.slice('/plants/'.length))))
           }

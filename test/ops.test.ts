@@ -80,7 +80,7 @@ for (const kind of STORE_KINDS) {
       assert.equal(document.info.version, '1.0.0')
       assert.equal(document.components.securitySchemes.bearerAuth?.scheme, 'bearer')
       assert.deepEqual(Object.keys(document.paths['/plants'] ?? {}).sort(), ['get', 'post'])
-      assert.deepEqual(Object.keys(document.paths['/plants/{id}'] ?? {}).sort(), ['delete', 'get'])
+      assert.deepEqual(Object.keys(document.paths['/plants/{id}'] ?? {}).sort(), ['delete', 'get', 'patch'])
       const scopes = Object.fromEntries(
         Object.entries(document.paths).flatMap(([path, operations]) =>
           Object.entries(operations).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.security]),
@@ -90,6 +90,7 @@ for (const kind of STORE_KINDS) {
         'POST /plants': [{ bearerAuth: ['plants:write'] }],
         'GET /plants': [{ bearerAuth: ['plants:read'] }],
         'GET /plants/{id}': [{ bearerAuth: ['plants:read'] }],
+        'PATCH /plants/{id}': [{ bearerAuth: ['plants:write'] }],
         'DELETE /plants/{id}': [{ bearerAuth: ['plants:write'] }],
         'GET /healthz': [],
         'GET /readyz': [],

@@ -149,7 +149,7 @@ describe("the document's webhooks", () => {
     await fx.close()
   })
 
-  test('declare newPlant, plantDeleted and ping, each with the headers a real delivery carries', async () => {
+  test('declare newPlant, plantUpdated, plantDeleted and ping, each with the headers a real delivery carries', async () => {
     interface Parameter {
       name: string
       in: string
@@ -158,17 +158,19 @@ describe("the document's webhooks", () => {
     const document = (await fx.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
       webhooks: Record<string, { post: { parameters: Parameter[] } }>
     }>()
-    assert.deepEqual(Object.keys(document.webhooks).sort(), ['newPlant', 'ping', 'plantDeleted'])
+    assert.deepEqual(Object.keys(document.webhooks).sort(), ['newPlant', 'ping', 'plantDeleted', 'plantUpdated'])
     const token = await fx.token('documented', ...MANAGE)
     await withReceiver(async (receiver) => {
       const made = await fx.api.request<{ id: string }>('POST', '/webhooks', {
         token,
-        json: { url: receiver.url(), events: ['newPlant', 'plantDeleted'] },
+        json: { url: receiver.url(), events: ['newPlant', 'plantUpdated', 'plantDeleted'] },
       })
       assert.equal((await fx.api.createPlant(token, { id: 7n, name: 'announced' })).status, 200)
+      const renamed = await fx.api.request('PATCH', '/plants/7', { token, json: { name: 'renamed' } })
+      assert.equal(renamed.status, 200)
       assert.equal((await fx.api.request('DELETE', '/plants/7', { token })).status, 204)
       assert.equal((await fx.api.request('POST', `/webhooks/${made.body.id}/ping`, { token })).status, 202)
-      const received = await receiver.until((all) => all.length >= 3)
+      const received = await receiver.until((all) => all.length >= 4)
       for (const delivery of received) {
         const event = delivery.headers['plantstore-event'] as string
         const declared = document.webhooks[event]?.post.parameters

@@ -62,7 +62,7 @@ for (const kind of STORE_KINDS) {
 
     const badEvents: [string, unknown][] = [
       ['an empty array', []],
-      ['an unknown name', ['plantUpdated']],
+      ['an unknown name', ['plantRenamed']],
       ['a name twice', ['newPlant', 'newPlant']],
       ['not an array', 'newPlant'],
       ['null', null],

@@ -125,7 +125,30 @@ export const PLANT_DELETED: EventType<DeletedPlantSubject, 'plantDeleted'> = {
   webhook: PLANT_DELETED_WEBHOOK,
 }
 
-export const EVENT_TYPES = [NEW_PLANT, PLANT_DELETED] as const
+const PLANT_UPDATED_WEBHOOK = {
+  post: {
+    operationId: 'plantUpdated',
+    summary: 'A plant was changed',
+    description:
+      "Sent to each active subscription that asked for plantUpdated (events) and covers the plant's owner, once a PATCH that changed the plant is committed; never for a refused or a no-op PATCH. " +
+      'The body is the plant after the change, with its id: read the id without rounding. Signed, retried and deduplicated by webhook-id as newPlant is. ' +
+      'Events of one plant may arrive in any order: compare with GET /plants/{id} (its ETag is the version) when order matters.',
+    tags: ['webhooks'],
+    security: [],
+    parameters: deliveryHeaders('plantUpdated'),
+    requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPlant' } } } },
+    responses: NEW_PLANT_WEBHOOK.post.responses,
+  },
+}
+
+/** A change is about the plant as it is after it: the same body as a new plant's. */
+export const PLANT_UPDATED: EventType<PlantEventSubject, 'plantUpdated'> = {
+  name: 'plantUpdated',
+  body: NEW_PLANT.body,
+  webhook: PLANT_UPDATED_WEBHOOK,
+}
+
+export const EVENT_TYPES = [NEW_PLANT, PLANT_DELETED, PLANT_UPDATED] as const
 
 /** What POST /webhooks/{id}/ping sends: no subscription asks for it, every one may get it. */
 export const PING_WEBHOOK: object = {

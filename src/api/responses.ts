@@ -45,6 +45,14 @@ export const HEADERS = {
       examples: ['Bearer realm="plantstore", error="invalid_token"'],
     }),
   },
+  etag: {
+    ETag: Type.String({
+      maxLength: 30,
+      description:
+        "The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll",
+      examples: ['"3"'],
+    }),
+  },
   retryAfter: {
     'Retry-After': Type.Integer({ format: 'int32', minimum: 1, maximum: 3600, description: 'Seconds to wait before trying again' }),
   },
@@ -78,7 +86,9 @@ const ERROR_MEANINGS: Record<number, [string, Headers?]> = {
   405: ['This path does not allow the method; Allow lists those it does', HEADERS.allow],
   408: ['The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed'],
   409: ['A request with this Idempotency-Key is still in flight', HEADERS.retryAfter],
+  412: ['If-Match names no current version of the plant: it changed since it was read; nothing was changed'],
   422: ['This Idempotency-Key was already used for a different request'],
+  428: ['REQUIRE_IF_MATCH is on: send If-Match with the ETag of the version you read (or *)'],
   429: ['Too many requests for this token or client address', HEADERS.retryAfter],
   431: ['The request headers are too large'],
   500: ['A fault of the server; it is logged with the request id'],

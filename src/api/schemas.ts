@@ -77,6 +77,43 @@ export const NewPlantSchema = Type.Object(
 )
 export type NewPlantBody = Static<typeof NewPlantSchema>
 
+export const PlantPatchSchema = Type.Object(
+  {
+    name: Type.Optional(NewPlantSchema.properties.name),
+    tag: Type.Optional(
+      Type.Union([NewPlantSchema.properties.tag, Type.Null()], {
+        description: 'The new tag: 0 to 100 characters, without U+0000; null removes the tag',
+      }),
+    ),
+  },
+  {
+    $id: 'PlantPatch',
+    title: 'PlantPatch',
+    description:
+      'What to change in a plant: a JSON merge patch (RFC 7396) of name and tag. Any other member, id included, is a 400; {} changes nothing.',
+    additionalProperties: false,
+    examples: [{ tag: null }, { name: 'Monstera deliciosa', tag: 'living room' }],
+  },
+)
+export type PlantPatchBody = Static<typeof PlantPatchSchema>
+
+/** A strong entity tag: the plant's version, quoted. */
+const ETAG_LIST = (description: string) => Type.String({ minLength: 1, maxLength: 1000, description, examples: ['"3"'] })
+
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    ETAG_LIST(
+      'Write only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 and nothing changes.',
+    ),
+  ),
+})
+
+export const IfNoneMatchHeaders = Type.Object({
+  'if-none-match': Type.Optional(
+    ETAG_LIST('The ETag of the copy the client holds ("3", or several, or *): 304 without a body while it is still current'),
+  ),
+})
+
 export const StatusSchema = Type.Object(
   {
     status: Type.Union([Type.Literal('ok'), Type.Literal('ready')], {
@@ -201,7 +238,7 @@ const TIME_OR_NULL = (description: string) => Type.Union([TIME(description), Typ
 export const DeliverySchema = Type.Object(
   {
     id: Type.String({ maxLength: 60, description: 'The webhook-id of the event: the same on every attempt and redelivery' }),
-    event: Type.Union([Type.Literal('newPlant'), Type.Literal('plantDeleted'), Type.Literal('ping')], { description: 'The event type' }),
+    event: Type.Union([...EVENT_NAMES.map((name) => Type.Literal(name)), Type.Literal('ping')], { description: 'The event type' }),
     plantId: Type.Optional(int64('The id of the plant the event is about; absent for a ping', [7])),
     state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
       description:
@@ -301,6 +338,7 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   ErrorSchema,
   PlantSchema,
   NewPlantSchema,
+  PlantPatchSchema,
   StatusSchema,
   NewSubscriptionSchema,
   SubscriptionSchema,

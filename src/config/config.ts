@@ -56,6 +56,8 @@ export interface Config {
   corsOrigins: string[] | null
   /** How long an Idempotency-Key's outcome is kept. */
   idempotencyTtlMs: number
+  /** PATCH and DELETE of a plant without If-Match are refused (428). */
+  requireIfMatch: boolean
   jwt: JwtConfig | null
   /** Where clients reach the API, as the served document's `servers` says; null = the listen address. */
   publicUrl: string | null
@@ -272,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     idempotencyTtlMs: durationIn('IDEMPOTENCY_TTL', env.IDEMPOTENCY_TTL || '24h'),
+    requireIfMatch: booleanIn('REQUIRE_IF_MATCH', env.REQUIRE_IF_MATCH, false),
     jwt: parseJwt(env),
     publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : null,
     webhooks: parseWebhooks(env),

@@ -2,9 +2,10 @@ import cors from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 
 /** What a browser app may send and read; tokens travel in a header, so there is no credentials mode. */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id']
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id']
 const EXPOSED_HEADERS = [
   'Location',
+  'ETag',
   'Link',
   'X-Request-Id',
   'Retry-After',
@@ -18,7 +19,7 @@ const EXPOSED_HEADERS = [
 export async function registerCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
   await app.register(cors, {
     origin: origins.includes('*') ? '*' : [...origins],
-    methods: ['GET', 'POST', 'DELETE'],
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,
     credentials: false,

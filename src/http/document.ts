@@ -1,11 +1,13 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
-import { EVENT_TYPES, PING_WEBHOOK } from '../api/events.js'
+import { EVENT_NAMES, EVENT_TYPES, PING_WEBHOOK } from '../api/events.js'
 
-const DESCRIPTION = `Keeps plants in a store: create, list and delete, each behind a bearer token.
+const DESCRIPTION = `Keeps plants in a store: create, list, change and delete, each behind a bearer token.
 A caller sees only its own plants; a token with the scope plants:admin sees every plant.
 Ids are signed 64-bit integers and are kept exactly: read them with a JSON parser that does not
 round integers above 2^53 (the typed client \`@plantstore/client\` does this).
-Every error, on every path, is an Error object whose \`error\` is the HTTP status.`
+Each plant has a version, its ETag: send it in If-Match to change or delete only the version you read.
+Every error, on every path, is an Error object whose \`error\` is the HTTP status.
+This document is served at /openapi.json.`
 
 /** The scopes a token can carry, as the security requirements name them. */
 export const SCOPE_MEANINGS = {
@@ -59,7 +61,7 @@ export function documentOptions(publicUrl: string | null): FastifyDynamicSwagger
         { name: 'plants', description: 'The plants of the caller' },
         {
           name: 'webhooks',
-          description: 'Webhook subscriptions, their deliveries log, and the events they receive: newPlant, plantDeleted and ping',
+          description: `Webhook subscriptions, their deliveries log, and the events they receive: ${[...EVENT_NAMES, 'ping'].join(', ')}`,
         },
         { name: 'operations', description: 'Health, readiness and metrics; no token needed' },
       ],

@@ -37,6 +37,11 @@ export const eventNotFound = (subscriptionId: string, messageId: string) =>
 
 export const notAllowed = (allow: string) => new HttpError(405, `this path allows only ${allow}`, { allow })
 
+export const preconditionFailed = (id: bigint) =>
+  new HttpError(412, `plant ${id} is not at a version If-Match names: read it again (its ETag) and retry with that`)
+export const preconditionRequired = () =>
+  new HttpError(428, 'this service requires If-Match on PATCH and DELETE: send the ETag of the version you read, or *')
+
 export const keyInFlight = () =>
   new HttpError(409, 'a request with this Idempotency-Key is still in flight; retry it shortly', { 'retry-after': '1' })
 export const keyMismatch = () =>

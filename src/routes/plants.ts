@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { principalOf, visibleOwner } from '../auth/principal.js'
-import { duplicatePlant, keyInFlight, keyMismatch, plantNotFound } from '../http/errors.js'
+import { etagOf, ifMatchOf, ifNoneMatchNames } from '../http/entity-tags.js'
+import { duplicatePlant, keyInFlight, keyMismatch, plantNotFound, preconditionFailed, preconditionRequired } from '../http/errors.js'
+import { registerMergePatchParser } from '../http/json-body.js'
 import { traceParentOf } from '../observability/trace-context.js'
 import type { NewPlant, PlantRecords } from '../store/plants.js'
 import { fingerprint, idempotencyKey } from './idempotency.js'
@@ -12,8 +14,12 @@ import {
   type ListQueryType,
   NewPlantSchema,
   type NewPlantBody,
+  IfMatchHeaders,
+  IfNoneMatchHeaders,
   PlantIdParams,
   type PlantIdParamsType,
+  PlantPatchSchema,
+  type PlantPatchBody,
   PlantSchema,
   ref,
 } from '../api/schemas.js'
@@ -21,6 +27,8 @@ import {
 interface PlantRoutesOptions {
   /** How long the outcome of a create with an Idempotency-Key is kept. */
   idempotencyTtlMs: number
+  /** PATCH and DELETE without If-Match are refused (428). */
+  requireIfMatch: boolean
 }
 
 function nextPageLink(query: ListQueryType, after: bigint): string {
@@ -29,7 +37,16 @@ function nextPageLink(query: ListQueryType, after: bigint): string {
 }
 
 /** The plant routes; registered inside a scope guarded by `guardWithToken`. */
-export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs }: PlantRoutesOptions): Promise<void> {
+export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requireIfMatch }: PlantRoutesOptions): Promise<void> {
+  registerMergePatchParser(app)
+
+  /** The request's If-Match, or null without one; 428 when the service requires it. */
+  function ifMatch(header: string | undefined) {
+    const condition = ifMatchOf(header)
+    if (condition === null && requireIfMatch) throw preconditionRequired()
+    return condition
+  }
+
   /** The create of one plant; with a key, the kept outcome of an earlier request may answer instead. */
   async function create(
     plants: PlantRecords,
@@ -61,7 +78,7 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs }: Pl
         response: {
           200: response('The plant was created and committed; Location names it', {
             body: PlantSchema,
-            headers: { ...HEADERS.location, ...HEADERS.replayed },
+            headers: { ...HEADERS.location, ...HEADERS.etag, ...HEADERS.replayed },
           }),
           ...errorResponses([400, 409, 422]),
         },
@@ -72,7 +89,7 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs }: Pl
       const key = idempotencyKey(request.headers['idempotency-key'])
       const plant = { id, owner: principalOf(request).subject, name, tag: tag ?? null, traceParent: traceParentOf(request.traceSpan) }
       if ((await create(request.store.plants, plant, key, reply)) === 'exists') throw duplicatePlant(id)
-      reply.header('location', `/plants/${id}`)
+      reply.header('location', `/plants/${id}`).header('etag', etagOf(1))
       return tag === undefined ? { name } : { name, tag }
     },
   )
@@ -121,18 +138,59 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs }: Pl
       schema: {
         operationId: 'getPlant',
         summary: 'Get one plant',
-        description: 'A plant of another owner is answered exactly as a missing one: 404.',
+        description:
+          'A plant of another owner is answered exactly as a missing one: 404. With If-None-Match naming the current ETag, 304 without a body: a poller whose copy is current reads nothing.',
         params: PlantIdParams,
+        headers: IfNoneMatchHeaders,
         response: {
-          200: response('The plant', { body: PlantSchema }),
+          200: response('The plant; ETag is its version', { body: PlantSchema, headers: HEADERS.etag }),
+          304: response('If-None-Match names the current version: the copy the client holds is current; no body', {
+            headers: HEADERS.etag,
+          }),
           ...errorResponses([400, 404]),
         },
       },
     },
-    async (request) => {
-      const plant = await request.store.plants.get(request.params.id, visibleOwner(principalOf(request)))
-      if (plant === null) throw plantNotFound(request.params.id)
-      return plant
+    async (request, reply) => {
+      const found = await request.store.plants.get(request.params.id, visibleOwner(principalOf(request)))
+      if (found === null) throw plantNotFound(request.params.id)
+      reply.header('etag', etagOf(found.version))
+      if (ifNoneMatchNames(request.headers['if-none-match'], found.version)) return reply.code(304).send()
+      return found.plant
+    },
+  )
+
+  app.patch<{ Params: PlantIdParamsType; Body: PlantPatchBody }>(
+    '/plants/:id',
+    {
+      config: { scope: 'plants:write' },
+      schema: {
+        operationId: 'updatePlant',
+        summary: 'Change a plant',
+        description:
+          'A JSON merge patch (RFC 7396; application/merge-patch+json, or application/json meaning the same) of name and tag; tag: null removes the tag. ' +
+          'With If-Match (the ETag you read), the change is made only while the plant is still at that version, else 412 and nothing changes: of two writers with one ETag, one wins. ' +
+          'A retry after a lost answer with the same If-Match answers 412: GET the plant to see whether the change is there. A patch that changes nothing answers 200 with the same ETag and sends no event. ' +
+          'A plant of another owner is answered exactly as a missing one: 404.',
+        params: PlantIdParams,
+        headers: IfMatchHeaders,
+        body: ref(PlantPatchSchema),
+        response: {
+          200: response('The plant after the change; ETag is its new version', { body: PlantSchema, headers: HEADERS.etag }),
+          ...errorResponses([400, 404, 412, 428]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const condition = ifMatch(request.headers['if-match'])
+      const { name, tag } = request.body
+      const change = { ...(name === undefined ? {} : { name }), ...(tag === undefined ? {} : { tag }) }
+      const owner = visibleOwner(principalOf(request))
+      const result = await request.store.plants.update(request.params.id, owner, change, condition, traceParentOf(request.traceSpan))
+      if (result.outcome === 'not-found') throw plantNotFound(request.params.id)
+      if (result.outcome === 'precondition-failed') throw preconditionFailed(request.params.id)
+      reply.header('etag', etagOf(result.version))
+      return result.plant
     },
   )
 
@@ -143,21 +201,28 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs }: Pl
       schema: {
         operationId: 'deletePlant',
         summary: 'Delete a plant',
-        description: 'A plant of another owner is answered exactly as a missing one: 404.',
+        description:
+          'A plant of another owner is answered exactly as a missing one: 404. With If-Match, the plant is deleted only while it is at that version, else 412 and nothing changes.',
         params: PlantIdParams,
+        headers: IfMatchHeaders,
         response: {
           204: response('The plant was deleted; no body'),
-          ...errorResponses([400, 404]),
+          ...errorResponses([400, 404, 412, 428]),
         },
       },
     },
     async (request, reply) => {
-      const deleted = await request.store.plants.delete(
-        request.params.id,
-        visibleOwner(principalOf(request)),
-        traceParentOf(request.traceSpan),
-      )
-      if (!deleted) throw plantNotFound(request.params.id)
+      const condition = ifMatch(request.headers['if-match'])
+      const { id } = request.params
+      const owner = visibleOwner(principalOf(request))
+      const traceParent = traceParentOf(request.traceSpan)
+      if (condition === null) {
+        if (!(await request.store.plants.delete(id, owner, traceParent))) throw plantNotFound(id)
+      } else {
+        const outcome = await request.store.plants.deleteIfMatch(id, owner, condition, traceParent)
+        if (outcome === 'not-found') throw plantNotFound(id)
+        if (outcome === 'precondition-failed') throw preconditionFailed(id)
+      }
       return reply.code(204).send()
     },
   )

@@ -48,6 +48,27 @@ export interface IdempotencyKey {
  */
 export type KeyedCreate = { outcome: 'created' | 'exists'; replayed: boolean } | { outcome: 'mismatch' } | { outcome: 'in-flight' }
 
+/** A plant as kept, with its version: 1 when created, one more at each change (the ETag). */
+export interface VersionedPlant {
+  plant: Plant
+  version: number
+}
+
+/** What a PATCH may change: `tag: null` removes the tag; an absent member stays as it is. */
+export interface PlantChange {
+  name?: string
+  tag?: string | null
+}
+
+/** An If-Match condition: the versions any of which must be current, or `*` (any version). */
+export type IfMatch = readonly number[] | '*'
+
+/** What a change came to: the plant after it (same version when it changed nothing), or why not. */
+export type PlantUpdate =
+  { outcome: 'updated' | 'unchanged'; plant: Plant; version: number } | { outcome: 'not-found' } | { outcome: 'precondition-failed' }
+
+export type ConditionalDelete = 'deleted' | 'not-found' | 'precondition-failed'
+
 /**
  * The plants, with the outcomes kept for Idempotency-Keys. A create or delete that answers
  * `true` also writes, in its transaction, one event per enabled subscription that receives it
@@ -68,9 +89,20 @@ export interface PlantRecords {
   list(query: PlantQuery, limit: number): Promise<PlantPage>
   /** The id of the `n`-th plant (1-based) that `list` would return, or null when there are fewer. */
   nthId(query: PlantQuery, n: number): Promise<bigint | null>
-  get(id: bigint, owner: string | null): Promise<Plant | null>
+  get(id: bigint, owner: string | null): Promise<VersionedPlant | null>
   /** false when no plant with this id is visible to `owner`. */
   delete(id: bigint, owner: string | null, traceParent?: string | null): Promise<boolean>
+  /**
+   * Deletes the plant only while its version is one of `ifMatch`, compared and deleted in one
+   * transaction (the row locked on PostgreSQL): of two writers with one tag, one wins.
+   */
+  deleteIfMatch(id: bigint, owner: string | null, ifMatch: IfMatch, traceParent?: string | null): Promise<ConditionalDelete>
+  /**
+   * Applies `change` (when `ifMatch` is given, only while the version is one of it), one more
+   * version and a plantUpdated event in the same transaction; a change to what is already
+   * there is `unchanged`: no new version, no event.
+   */
+  update(id: bigint, owner: string | null, change: PlantChange, ifMatch: IfMatch | null, traceParent?: string | null): Promise<PlantUpdate>
   /** Deletes at most `limit` kept outcomes older than `before`; answers how many went. */
   pruneIdempotencyKeys(before: Date, limit: number): Promise<number>
 }

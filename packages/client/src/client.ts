@@ -6,8 +6,10 @@ import {
   type EventName,
   type NewPlant,
   type Plant,
+  type PlantPatch,
   type Subscription,
   type SubscriptionPatch,
+  type VersionedPlant,
   checkId,
 } from './types.js'
 
@@ -48,6 +50,16 @@ function plantOf(value: unknown): Plant {
   const body = objectOf(value, 'a plant')
   const name = stringOf(body.name, 'a plant name')
   return body.tag === undefined ? { name } : { name, tag: stringOf(body.tag, 'a plant tag') }
+}
+
+/**
+ * The plant of an answer with its ETag as `etag`: read-only and not enumerable, so the plant
+ * still equals, and serialises as, the API's Plant.
+ */
+async function versionedOf(response: Response): Promise<VersionedPlant> {
+  const etag = response.headers.get('etag')
+  if (etag === null) throw new MalformedAnswerError('the answer has no ETag')
+  return Object.defineProperty(plantOf(parseJson(await response.text())), 'etag', { value: etag, enumerable: false }) as VersionedPlant
 }
 
 /** A deliveries log entry: numbers read exactly (the plant id as a bigint). */
@@ -118,22 +130,32 @@ export class PlantStoreClient {
     return response
   }
 
-  /** Creates a plant. With an idempotencyKey, a retry of the same call has no second effect. */
-  async createPlant(plant: NewPlant, { idempotencyKey }: { idempotencyKey?: string } = {}): Promise<Plant> {
+  /** Creates a plant (its `etag` is version 1). With an idempotencyKey, a retry of the same call has no second effect. */
+  async createPlant(plant: NewPlant, { idempotencyKey }: { idempotencyKey?: string } = {}): Promise<VersionedPlant> {
     const body = toJson({ id: checkId(plant.id), name: plant.name, ...(plant.tag === undefined ? {} : { tag: plant.tag }) })
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey
-    const response = await this.call('POST', '/plants', { body, headers })
-    return plantOf(parseJson(await response.text()))
+    return versionedOf(await this.call('POST', '/plants', { body, headers }))
   }
 
-  async getPlant(id: bigint): Promise<Plant> {
-    const response = await this.call('GET', `/plants/${checkId(id)}`)
-    return plantOf(parseJson(await response.text()))
+  /** The plant, with its version as `etag`. */
+  async getPlant(id: bigint): Promise<VersionedPlant> {
+    return versionedOf(await this.call('GET', `/plants/${checkId(id)}`))
   }
 
-  async deletePlant(id: bigint): Promise<void> {
-    const response = await this.call('DELETE', `/plants/${checkId(id)}`)
+  /**
+   * Changes name and tag (`tag: null` removes it) as a JSON merge patch. With `ifMatch` (an
+   * `etag` read before), only while the plant is still that version: else a PlantStoreError 412.
+   */
+  async updatePlant(id: bigint, patch: PlantPatch, { ifMatch }: { ifMatch?: string } = {}): Promise<VersionedPlant> {
+    const headers: Record<string, string> = { 'content-type': 'application/merge-patch+json' }
+    if (ifMatch !== undefined) headers['if-match'] = ifMatch
+    return versionedOf(await this.call('PATCH', `/plants/${checkId(id)}`, { body: toJson(patch), headers }))
+  }
+
+  /** Deletes the plant; with `ifMatch`, only while it is still that version (else a PlantStoreError 412). */
+  async deletePlant(id: bigint, { ifMatch }: { ifMatch?: string } = {}): Promise<void> {
+    const response = await this.call('DELETE', `/plants/${checkId(id)}`, ifMatch === undefined ? {} : { headers: { 'if-match': ifMatch } })
     await response.body?.cancel()
   }
 

@@ -1,6 +1,16 @@
 export { type ClientOptions, type ListOptions, type NextPage, type PlantPage, PlantStoreClient } from './client.js'
 export { PlantStoreConnectionError, PlantStoreError } from './errors.js'
 export { MalformedAnswerError } from './json.js'
-export type { CreatedSubscription, Delivery, EventName, NewPlant, Plant, Subscription, SubscriptionPatch } from './types.js'
+export type {
+  CreatedSubscription,
+  Delivery,
+  EventName,
+  NewPlant,
+  Plant,
+  PlantPatch,
+  Subscription,
+  SubscriptionPatch,
+  VersionedPlant,
+} from './types.js'
 export { type WebhookEvent, WebhookVerificationError, verifyWebhook, verifyWebhookEvent } from './webhook.js'
 export type { components, operations, paths } from './generated/openapi.js'

@@ -2,6 +2,10 @@ import type { components } from './generated/openapi.js'
 
 /** A plant as the API returns it: `tag` is absent when the plant has none. */
 export type Plant = components['schemas']['Plant']
+/** A plant with its version, the ETag to send back as `ifMatch`: `etag` is not enumerable, so the object still equals a Plant. */
+export type VersionedPlant = Plant & { readonly etag: string }
+/** What updatePlant may change: `tag: null` removes the tag. */
+export type PlantPatch = components['schemas']['PlantPatch']
 /** A plant to create, and the body of a `newPlant` webhook: `id` is an exact int64. */
 export type NewPlant = components['schemas']['NewPlant']
 

@@ -1,4 +1,4 @@
-import { NEW_PLANT, PLANT_DELETED } from '../../api/events.js'
+import { NEW_PLANT, PLANT_DELETED, PLANT_UPDATED } from '../../api/events.js'
 import { receives } from '../shared/rows.js'
 
 // The SQL that writes events into the outbox: the one place a new event type touches.
@@ -25,6 +25,12 @@ export const NEW_PLANT_EVENTS = `events AS (${INSERT_EVENTS} SELECT s.id, '${NEW
 
 /** newPlant for a plant created inside a transaction: $1 id, $2 body, $3 owner, $4 traceparent. */
 export const INSERT_NEW_PLANT_EVENTS = `${INSERT_EVENTS} SELECT s.id, '${NEW_PLANT.name}', $1, $2, $4 FROM (SELECT $3::text AS owner) c ${subscriptionsFor(NEW_PLANT.name)}`
+
+/** plantUpdated for a plant changed inside a transaction: $1 id, $2 body, $3 owner, $4 traceparent. */
+export const INSERT_UPDATED_EVENTS = `${INSERT_EVENTS} SELECT s.id, '${PLANT_UPDATED.name}', $1, $2, $4 FROM (SELECT $3::text AS owner) c ${subscriptionsFor(PLANT_UPDATED.name)}`
+
+/** plantDeleted for a plant deleted inside a transaction: $1 id, $2 owner, $3 traceparent. */
+export const INSERT_DELETED_EVENTS = `${INSERT_EVENTS} SELECT s.id, '${PLANT_DELETED.name}', $1, '{"id":' || $1::int8::text || '}', $3 FROM (SELECT $2::text AS owner) c ${subscriptionsFor(PLANT_DELETED.name)}`
 
 /** A CTE `events` writing plantDeleted for the deleted rows `deleted` (id, owner, trace_parent); the body is PLANT_DELETED's, written in SQL: an int8's text is exact. */
 export const DELETED_EVENTS =

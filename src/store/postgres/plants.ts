@@ -1,21 +1,34 @@
-import { NEW_PLANT } from '../../api/events.js'
+import type pg from 'pg'
+import { NEW_PLANT, PLANT_UPDATED } from '../../api/events.js'
+import { type PlantRow, applied, matches } from '../shared/plant-change.js'
 import { GroupCommit } from '../shared/group-commit.js'
 import { KeysInFlight, ownerKey, replay } from '../shared/idempotency.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
 import { toPlant } from '../shared/rows.js'
 import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
+  type ConditionalDelete,
   EMPTY_PAGE,
   type IdempotencyKey,
+  type IfMatch,
+  type PlantChange,
+  type PlantUpdate,
+  type VersionedPlant,
   type KeyedCreate,
   type NewPlant,
-  type Plant,
   type PlantPage,
   type PlantQuery,
   type PlantRecords,
 } from '../plants.js'
 import type { PostgresDatabase } from './database.js'
-import { DELETED_EVENTS, INSERT_NEW_PLANT_EVENTS, NEW_PLANTS_EVENTS, NEW_PLANT_EVENTS } from './events.js'
+import {
+  DELETED_EVENTS,
+  INSERT_DELETED_EVENTS,
+  INSERT_NEW_PLANT_EVENTS,
+  INSERT_UPDATED_EVENTS,
+  NEW_PLANTS_EVENTS,
+  NEW_PLANT_EVENTS,
+} from './events.js'
 
 /** The plant queries, one per combination of owner and tag filters, each a named prepared statement. */
 function plantSql(byOwner: boolean, byTag: boolean) {
@@ -212,19 +225,60 @@ export class PostgresPlants implements PlantRecords {
     return row === undefined ? null : BigInt(row.id)
   }
 
-  async get(id: bigint, owner: string | null): Promise<Plant | null> {
+  async get(id: bigint, owner: string | null): Promise<VersionedPlant | null> {
+    type Row = { name: string; tag: string | null; version: string }
     const result =
       owner === null
-        ? await this.database.read<{ name: string; tag: string | null }>('get_plant', 'SELECT name, tag FROM plants WHERE id = $1', [
-            String(id),
-          ])
-        : await this.database.read<{ name: string; tag: string | null }>(
+        ? await this.database.read<Row>('get_plant', 'SELECT name, tag, version::text AS version FROM plants WHERE id = $1', [String(id)])
+        : await this.database.read<Row>(
             'get_own_plant',
-            'SELECT name, tag FROM plants WHERE id = $1 AND owner = $2',
+            'SELECT name, tag, version::text AS version FROM plants WHERE id = $1 AND owner = $2',
             [String(id), owner],
           )
     const row = result.rows[0]
-    return row === undefined ? null : toPlant(row)
+    return row === undefined ? null : { plant: toPlant(row), version: Number(row.version) }
+  }
+
+  /** The plant's row locked FOR UPDATE when `owner` (null: anyone) may reach it: a second writer waits, then sees the new version. */
+  private async lockRow(client: pg.PoolClient, id: bigint, owner: string | null): Promise<PlantRow | undefined> {
+    const result = await client.query<Omit<PlantRow, 'version'> & { version: string }>(
+      'SELECT owner, name, tag, version::text AS version FROM plants WHERE id = $1 FOR UPDATE',
+      [String(id)],
+    )
+    const row = result.rows[0]
+    if (row === undefined || (owner !== null && row.owner !== owner)) return undefined
+    return { ...row, version: Number(row.version) }
+  }
+
+  update(
+    id: bigint,
+    owner: string | null,
+    change: PlantChange,
+    ifMatch: IfMatch | null,
+    traceParent: string | null = null,
+  ): Promise<PlantUpdate> {
+    return this.database.transaction(async (client): Promise<PlantUpdate> => {
+      const row = await this.lockRow(client, id, owner)
+      if (row === undefined) return { outcome: 'not-found' }
+      if (!matches(ifMatch, row.version)) return { outcome: 'precondition-failed' }
+      const after = applied(row, change)
+      if (!after.changed) return { outcome: 'unchanged', plant: after.plant, version: row.version }
+      await client.query('UPDATE plants SET name = $2, tag = $3, version = version + 1 WHERE id = $1', [String(id), after.name, after.tag])
+      const body = PLANT_UPDATED.body({ id, name: after.name, tag: after.tag })
+      await client.query(INSERT_UPDATED_EVENTS, [String(id), body, row.owner, traceParent])
+      return { outcome: 'updated', plant: after.plant, version: row.version + 1 }
+    })
+  }
+
+  deleteIfMatch(id: bigint, owner: string | null, ifMatch: IfMatch, traceParent: string | null = null): Promise<ConditionalDelete> {
+    return this.database.transaction(async (client): Promise<ConditionalDelete> => {
+      const row = await this.lockRow(client, id, owner)
+      if (row === undefined) return 'not-found'
+      if (!matches(ifMatch, row.version)) return 'precondition-failed'
+      await client.query('DELETE FROM plants WHERE id = $1', [String(id)])
+      await client.query(INSERT_DELETED_EVENTS, [String(id), row.owner, traceParent])
+      return 'deleted'
+    })
   }
 
   delete(id: bigint, owner: string | null, traceParent: string | null = null): Promise<boolean> {

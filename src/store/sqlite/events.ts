@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3'
-import { NEW_PLANT, PLANT_DELETED } from '../../api/events.js'
+import { NEW_PLANT, PLANT_DELETED, PLANT_UPDATED } from '../../api/events.js'
 import { receives } from '../shared/rows.js'
 
 const INSERT_EVENT =
@@ -19,6 +19,7 @@ export function eventStatements(db: BetterSqlite3.Database) {
   return {
     newPlant: db.prepare(plantEvent(NEW_PLANT.name)),
     plantDeleted: db.prepare(plantEvent(PLANT_DELETED.name)),
+    plantUpdated: db.prepare(plantEvent(PLANT_UPDATED.name)),
     ping: db.prepare(`${INSERT_EVENT} SELECT id, 'ping', ?, ?, ?, ?, ?, ? FROM webhook_subscriptions WHERE id = ?`),
   }
 }

@@ -1,14 +1,19 @@
-import { NEW_PLANT, PLANT_DELETED } from '../../api/events.js'
+import { NEW_PLANT, PLANT_DELETED, PLANT_UPDATED } from '../../api/events.js'
+import { type PlantRow, applied, matches } from '../shared/plant-change.js'
 import { KeysInFlight, replay } from '../shared/idempotency.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
 import { toPlant } from '../shared/rows.js'
 import { SharedTurnReads } from '../shared/shared-reads.js'
 import {
+  type ConditionalDelete,
   EMPTY_PAGE,
   type IdempotencyKey,
+  type IfMatch,
+  type PlantChange,
+  type PlantUpdate,
+  type VersionedPlant,
   type KeyedCreate,
   type NewPlant,
-  type Plant,
   type PlantPage,
   type PlantQuery,
   type PlantRecords,
@@ -57,8 +62,12 @@ export class SqlitePlants implements PlantRecords {
     this.statements = {
       // Positional parameters: binding by name cost more per insert.
       insert: db.prepare('INSERT INTO plants (id, owner, name, tag, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING'),
-      get: db.prepare('SELECT name, tag FROM plants WHERE id = ?'),
-      getOwn: db.prepare('SELECT name, tag FROM plants WHERE id = ? AND owner = ?'),
+      get: db.prepare('SELECT name, tag, version FROM plants WHERE id = ?'),
+      getOwn: db.prepare('SELECT name, tag, version FROM plants WHERE id = ? AND owner = ?'),
+      // What a conditional write reads under the write lock.
+      read: db.prepare('SELECT owner, name, tag, version FROM plants WHERE id = ?'),
+      update: db.prepare('UPDATE plants SET name = ?, tag = ?, version = version + 1 WHERE id = ?'),
+      deleteById: db.prepare('DELETE FROM plants WHERE id = ?'),
       // The owner names whose subscriptions hear of the deletion.
       delete: db.prepare('DELETE FROM plants WHERE id = ? RETURNING owner').pluck(),
       deleteOwn: db.prepare('DELETE FROM plants WHERE id = ? AND owner = ? RETURNING owner').pluck(),
@@ -159,11 +168,53 @@ export class SqlitePlants implements PlantRecords {
     })
   }
 
-  get(id: bigint, owner: string | null): Promise<Plant | null> {
+  get(id: bigint, owner: string | null): Promise<VersionedPlant | null> {
     return this.database.run(() => {
       const row = (owner === null ? this.statements.get.get(id) : this.statements.getOwn.get(id, owner)) as
-        { name: string; tag: string | null } | undefined
-      return row === undefined ? null : toPlant(row)
+        { name: string; tag: string | null; version: number } | undefined
+      return row === undefined ? null : { plant: toPlant(row), version: row.version }
+    })
+  }
+
+  /** The plant's row when `owner` (null: anyone) may reach it; read inside a write, so nothing changes it meanwhile. */
+  private readRow(id: bigint, owner: string | null): PlantRow | undefined {
+    const row = this.statements.read.get(id) as PlantRow | undefined
+    return row === undefined || (owner !== null && row.owner !== owner) ? undefined : row
+  }
+
+  update(
+    id: bigint,
+    owner: string | null,
+    change: PlantChange,
+    ifMatch: IfMatch | null,
+    traceParent: string | null = null,
+  ): Promise<PlantUpdate> {
+    return this.database.write((): PlantUpdate => {
+      const row = this.readRow(id, owner)
+      if (row === undefined) return { outcome: 'not-found' }
+      if (!matches(ifMatch, row.version)) return { outcome: 'precondition-failed' }
+      const after = applied(row, change)
+      if (!after.changed) return { outcome: 'unchanged', plant: after.plant, version: row.version }
+      this.statements.update.run(after.name, after.tag, id)
+      if (this.database.subscribed) {
+        const now = Date.now()
+        this.events.plantUpdated.run(id, PLANT_UPDATED.body({ id, name: after.name, tag: after.tag }), now, now, traceParent, row.owner)
+      }
+      return { outcome: 'updated', plant: after.plant, version: row.version + 1 }
+    })
+  }
+
+  deleteIfMatch(id: bigint, owner: string | null, ifMatch: IfMatch, traceParent: string | null = null): Promise<ConditionalDelete> {
+    return this.database.write((): ConditionalDelete => {
+      const row = this.readRow(id, owner)
+      if (row === undefined) return 'not-found'
+      if (!matches(ifMatch, row.version)) return 'precondition-failed'
+      this.statements.deleteById.run(id)
+      if (this.database.subscribed) {
+        const now = Date.now()
+        this.events.plantDeleted.run(id, PLANT_DELETED.body({ id }), now, now, traceParent, row.owner)
+      }
+      return 'deleted'
     })
   }
 

@@ -95,19 +95,23 @@ export interface paths {
         };
         /**
          * Get one plant
-         * @description A plant of another owner is answered exactly as a missing one: 404.
+         * @description A plant of another owner is answered exactly as a missing one: 404. With If-None-Match naming the current ETag, 304 without a body: a poller whose copy is current reads nothing.
          */
         get: operations["getPlant"];
         put?: never;
         post?: never;
         /**
          * Delete a plant
-         * @description A plant of another owner is answered exactly as a missing one: 404.
+         * @description A plant of another owner is answered exactly as a missing one: 404. With If-Match, the plant is deleted only while it is at that version, else 412 and nothing changes.
          */
         delete: operations["deletePlant"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a plant
+         * @description A JSON merge patch (RFC 7396; application/merge-patch+json, or application/json meaning the same) of name and tag; tag: null removes the tag. With If-Match (the ETag you read), the change is made only while the plant is still at that version, else 412 and nothing changes: of two writers with one ETag, one wins. A retry after a lost answer with the same If-Match answers 412: GET the plant to see whether the change is there. A patch that changes nothing answers 200 with the same ETag and sends no event. A plant of another owner is answered exactly as a missing one: 404.
+         */
+        patch: operations["updatePlant"];
         trace?: never;
     };
     "/webhooks": {
@@ -304,6 +308,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    plantUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant was changed
+         * @description Sent to each active subscription that asked for plantUpdated (events) and covers the plant's owner, once a PATCH that changed the plant is committed; never for a refused or a no-op PATCH. The body is the plant after the change, with its id: read the id without rounding. Signed, retried and deduplicated by webhook-id as newPlant is. Events of one plant may arrive in any order: compare with GET /plants/{id} (its ETag is the version) when order matters.
+         */
+        post: operations["plantUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -367,7 +391,7 @@ export interface components {
             /** @description The webhook-id of the event: the same on every attempt and redelivery */
             id: string;
             /** @description The event type */
-            event: "newPlant" | "plantDeleted" | "ping";
+            event: "newPlant" | "plantDeleted" | "plantUpdated" | "ping";
             /**
              * Format: int64
              * @description The id of the plant the event is about; absent for a ping
@@ -424,13 +448,13 @@ export interface components {
              */
             url?: string;
             /**
-             * @description The event types sent to the subscription: one or more of newPlant, plantDeleted
+             * @description The event types sent to the subscription: one or more of newPlant, plantDeleted, plantUpdated
              * @example [
              *       "newPlant",
              *       "plantDeleted"
              *     ]
              */
-            events?: ("newPlant" | "plantDeleted")[];
+            events?: ("newPlant" | "plantDeleted" | "plantUpdated")[];
             /** @description true turns a disabled subscription back on, for events from then on */
             enabled?: boolean;
         };
@@ -487,6 +511,23 @@ export interface components {
             tag?: string;
         };
         /**
+         * PlantPatch
+         * @description What to change in a plant: a JSON merge patch (RFC 7396) of name and tag. Any other member, id included, is a 400; {} changes nothing.
+         * @example {
+         *       "tag": null
+         *     }
+         * @example {
+         *       "name": "Monstera deliciosa",
+         *       "tag": "living room"
+         *     }
+         */
+        PlantPatch: {
+            /** @description The name of the plant: 1 to 200 characters (Unicode code points), not only white space, without U+0000 */
+            name?: string;
+            /** @description The new tag: 0 to 100 characters, without U+0000; null removes the tag */
+            tag?: string | null;
+        };
+        /**
          * Status
          * @example {
          *       "status": "ready"
@@ -517,7 +558,7 @@ export interface components {
              *       "plantDeleted"
              *     ]
              */
-            events?: ("newPlant" | "plantDeleted")[];
+            events?: ("newPlant" | "plantDeleted" | "plantUpdated")[];
         };
         /**
          * Subscription
@@ -548,13 +589,13 @@ export interface components {
              */
             url: string;
             /**
-             * @description The event types sent to the subscription: one or more of newPlant, plantDeleted
+             * @description The event types sent to the subscription: one or more of newPlant, plantDeleted, plantUpdated
              * @example [
              *       "newPlant",
              *       "plantDeleted"
              *     ]
              */
-            events: ("newPlant" | "plantDeleted")[];
+            events: ("newPlant" | "plantDeleted" | "plantUpdated")[];
             /** @description true when made with plants:admin: every plant, whoever owns it; else the subject's own */
             allPlants: boolean;
             /** @description false once disabled (410 Gone, or PATCH enabled: false): no event is written for it meanwhile */
@@ -599,13 +640,13 @@ export interface components {
              */
             url: string;
             /**
-             * @description The event types sent to the subscription: one or more of newPlant, plantDeleted
+             * @description The event types sent to the subscription: one or more of newPlant, plantDeleted, plantUpdated
              * @example [
              *       "newPlant",
              *       "plantDeleted"
              *     ]
              */
-            events: ("newPlant" | "plantDeleted")[];
+            events: ("newPlant" | "plantDeleted" | "plantUpdated")[];
             /** @description true when made with plants:admin: every plant, whoever owns it; else the subject's own */
             allPlants: boolean;
             /** @description false once disabled (410 Gone, or PATCH enabled: false): no event is written for it meanwhile */
@@ -1134,6 +1175,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The path of the new plant: /plants/{id} */
                     Location?: string;
+                    /** @description The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll */
+                    ETag?: string;
                     /** @description Sent when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -1356,7 +1399,13 @@ export interface operations {
     getPlant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The ETag of the copy the client holds ("3", or several, or *): 304 without a body while it is still current
+                 * @example "3"
+                 */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description The id of the plant
@@ -1368,7 +1417,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The plant */
+            /** @description The plant; ETag is its version */
             200: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -1381,11 +1430,32 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the current minute ends (with RATE_LIMIT) */
                     "RateLimit-Reset"?: number;
+                    /** @description The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Plant"];
                 };
+            };
+            /** @description If-None-Match names the current version: the copy the client holds is current; no body */
+            304: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    /** @description The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
             400: {
@@ -1580,7 +1650,13 @@ export interface operations {
     deletePlant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Write only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 and nothing changes.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description The id of the plant
@@ -1712,6 +1788,318 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version of the plant: it changed since it was read; nothing was changed */
+            412: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUIRE_IF_MATCH is on: send If-Match with the ETag of the version you read (or *) */
+            428: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token or client address */
+            429: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are too large */
+            431: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server; it is logged with the request id */
+            500: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (or read-only, during a failover), or the service is shutting down; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 and nothing changes.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description The id of the plant
+                 * @example 7
+                 */
+                id: bigint;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlantPatch"];
+            };
+        };
+        responses: {
+            /** @description The plant after the change; ETag is its new version */
+            200: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    /** @description The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            400: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, or one that is unknown, expired or revoked */
+            401: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    /** @description The Bearer challenge (RFC 6750): error="invalid_token" or error="insufficient_scope" when a token was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs */
+            403: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    /** @description The Bearer challenge (RFC 6750): error="invalid_token" or error="insufficient_scope" when a token was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No plant with this id that the caller may access */
+            404: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This path does not allow the method; Allow lists those it does */
+            405: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    /** @description The methods this path allows */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version of the plant: it changed since it was read; nothing was changed */
+            412: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUIRE_IF_MATCH is on: send If-Match with the ETag of the version you read (or *) */
+            428: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -4071,6 +4459,44 @@ export interface operations {
                      */
                     id: bigint;
                 };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled and sent nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    plantUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The id of this event for this subscription: the same on every retry */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description v1, and the base64 HMAC-SHA256 of '{webhook-id}.{webhook-timestamp}.{body}' keyed with the secret's bytes after whsec_; during a secret rotation's overlap, two space-separated entries */
+                "webhook-signature": string;
+                /** @description The event type of the delivery */
+                "plantstore-event": "plantUpdated";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlant"];
             };
         };
         responses: {

@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { POSTGRES_UNAVAILABLE, STORE_KINDS, type TestDatabase, freshDatabase } from '../support/databases.js'
+import { pause, withReceiver } from '../support/receiver.js'
+import { type Service, makeToken, startService } from '../support/service.js'
+import { Api } from './helpers/api.js'
+import { type InProcessFixture, buildFixture, withFixture } from './helpers/in-process.js'
+
+// CONTRACT section 17: a version per plant, its ETag, PATCH as a merge patch, If-Match on
+// PATCH and DELETE (412, 428), If-None-Match on GET (304), and the plantUpdated event.
+
+const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' }
+const WEBHOOK_TEST_ENV = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS: '100ms', WEBHOOK_TIMEOUT_MS: '2000' }
+
+for (const kind of STORE_KINDS) {
+  describe(`plant versions and conditional requests on ${kind}`, () => {
+    let fx: InProcessFixture
+    let token: string
+    let nextId = 1n
+    before(async () => {
+      fx = await buildFixture(kind, WEBHOOK_TEST_ENV)
+      token = await fx.token('versioned', '--scope', 'plants:read,plants:write,webhooks:manage')
+    })
+    after(async () => {
+      await fx.close()
+    })
+
+    const plant = async (tag?: string) => {
+      const id = nextId++
+      const created = await fx.api.createPlant(token, { id, name: `plant ${id}`, ...(tag === undefined ? {} : { tag }) })
+      assert.equal(created.status, 200, created.text)
+      assert.equal(created.headers.get('etag'), '"1"', 'a new plant is version 1')
+      return id
+    }
+    const patch = (id: bigint, json: unknown, headers: Record<string, string> = MERGE_PATCH) =>
+      fx.api.request('PATCH', `/plants/${id}`, { token, json, headers })
+    const get = (id: bigint, headers: Record<string, string> = {}) => fx.api.request('GET', `/plants/${id}`, { token, headers })
+
+    test('GET carries the ETag; If-None-Match naming it is a 304 without a body, after the token is checked', async () => {
+      const id = await plant('indoor')
+      const read = await get(id)
+      assert.deepEqual([read.status, read.headers.get('etag'), read.body], [200, '"1"', { name: `plant ${id}`, tag: 'indoor' }])
+      for (const value of ['"1"', 'W/"1"', '"9", "1"', '*']) {
+        const current = await get(id, { 'if-none-match': value })
+        assert.deepEqual([current.status, current.text, current.headers.get('etag')], [304, '', '"1"'], value)
+      }
+      assert.equal((await get(id, { 'if-none-match': '"2"' })).status, 200)
+      const anonymous = await fx.api.request('GET', `/plants/${id}`, { headers: { 'if-none-match': '"1"' } })
+      assert.equal(anonymous.status, 401)
+    })
+
+    test('PATCH is a merge patch: name, tag, tag null removes it; each change is one more version; a no-op keeps it', async () => {
+      const id = await plant('indoor')
+      const renamed = await patch(id, { name: 'Monstera' })
+      assert.deepEqual([renamed.status, renamed.headers.get('etag'), renamed.body], [200, '"2"', { name: 'Monstera', tag: 'indoor' }])
+      const untagged = await patch(id, { tag: null }, { 'content-type': 'application/json' })
+      assert.deepEqual([untagged.status, untagged.headers.get('etag'), untagged.body], [200, '"3"', { name: 'Monstera' }])
+      for (const same of [{}, { name: 'Monstera' }, { tag: null }]) {
+        const unchanged = await patch(id, same)
+        assert.deepEqual([unchanged.status, unchanged.headers.get('etag')], [200, '"3"'], JSON.stringify(same))
+      }
+      const read = await get(id)
+      assert.deepEqual([read.headers.get('etag'), read.body], ['"3"', { name: 'Monstera' }])
+    })
+
+    test('a bad patch is a 400 that changes nothing: other members, bad values, not an object', async () => {
+      const id = await plant('kept')
+      for (const json of [
+        { id: 99 },
+        { name: '' },
+        { name: '   ' },
+        { name: 'x'.repeat(201) },
+        { tag: 5 },
+        { tag: 'a\u0000b' },
+        { color: 'green' },
+        [],
+        'name',
+        null,
+      ]) {
+        const refused = await patch(id, json)
+        assert.equal(refused.status, 400, JSON.stringify(json))
+        assert.equal((refused.body as { error: number }).error, 400)
+      }
+      const read = await get(id)
+      assert.deepEqual([read.headers.get('etag'), read.body], ['"1"', { name: `plant ${id}`, tag: 'kept' }])
+    })
+
+    test('If-Match: a stale tag is a 412 that changes nothing; the current one, one of a list, or * succeeds; a weak tag never matches', async () => {
+      const id = await plant()
+      assert.equal((await patch(id, { name: 'first' })).headers.get('etag'), '"2"')
+      const stale = await patch(id, { name: 'lost update' }, { ...MERGE_PATCH, 'if-match': '"1"' })
+      assert.equal(stale.status, 412)
+      assert.equal((stale.body as { error: number }).error, 412)
+      assert.equal((await patch(id, { name: 'weak' }, { ...MERGE_PATCH, 'if-match': 'W/"2"' })).status, 412)
+      assert.deepEqual([(await get(id)).body, (await get(id)).headers.get('etag')], [{ name: 'first' }, '"2"'])
+      assert.equal((await patch(id, { name: 'second' }, { ...MERGE_PATCH, 'if-match': '"7", "2"' })).headers.get('etag'), '"3"')
+      assert.equal((await patch(id, { name: 'third' }, { ...MERGE_PATCH, 'if-match': '*' })).headers.get('etag'), '"4"')
+      const retried = await patch(id, { name: 'second' }, { ...MERGE_PATCH, 'if-match': '"2"' })
+      assert.equal(retried.status, 412, 'a PATCH retried with the If-Match it was first sent with is a 412')
+    })
+
+    test('DELETE with a stale If-Match is a 412 and the plant stays; with the current tag it is deleted', async () => {
+      const id = await plant()
+      await patch(id, { name: 'changed' })
+      const stale = await fx.api.request('DELETE', `/plants/${id}`, { token, headers: { 'if-match': '"1"' } })
+      assert.equal(stale.status, 412)
+      assert.equal((await get(id)).status, 200)
+      assert.equal((await fx.api.request('DELETE', `/plants/${id}`, { token, headers: { 'if-match': '"2"' } })).status, 204)
+      assert.equal((await get(id)).status, 404)
+      assert.equal((await fx.api.request('DELETE', `/plants/${id}`, { token, headers: { 'if-match': '*' } })).status, 404)
+    })
+
+    test("a missing plant, another owner's plant and a bad id: 404, 404 and 400, with or without If-Match", async () => {
+      const id = await plant()
+      const other = await fx.token('someone-else', '--scope', 'plants:read,plants:write')
+      for (const headers of [MERGE_PATCH, { ...MERGE_PATCH, 'if-match': '"1"' }]) {
+        assert.equal((await patch(999_999n, { name: 'x' }, headers)).status, 404)
+        assert.equal((await fx.api.request('PATCH', `/plants/${id}`, { token: other, json: { name: 'theirs' }, headers })).status, 404)
+        assert.equal((await fx.api.request('PATCH', '/plants/abc', { token, json: { name: 'x' }, headers })).status, 400)
+      }
+      assert.equal((await get(id)).headers.get('etag'), '"1"')
+    })
+
+    test('20 concurrent PATCHes with one If-Match: exactly one 200, the others 412', async () => {
+      const id = await plant()
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => patch(id, { name: `racer ${i}` }, { ...MERGE_PATCH, 'if-match': '"1"' })),
+      )
+      assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, ...Array<number>(19).fill(412)])
+      assert.equal((await get(id)).headers.get('etag'), '"2"')
+    })
+
+    test('a change sends plantUpdated with the plant after it to the subscriptions that ask; a no-op or refused patch sends nothing', async () => {
+      await withReceiver(async (receiver) => {
+        const subscribed = await fx.api.request<{ id: string }>('POST', '/webhooks', {
+          token,
+          json: { url: receiver.url('/updates'), events: ['plantUpdated'] },
+        })
+        assert.equal(subscribed.status, 201, subscribed.text)
+        const other = await fx.api.request<{ id: string }>('POST', '/webhooks', { token, json: { url: receiver.url('/new') } })
+        const id = await plant('indoor')
+        assert.equal((await patch(id, { name: 'Fern', tag: null })).status, 200)
+        assert.equal((await patch(id, {})).status, 200)
+        assert.equal((await patch(id, { name: 'refused' }, { ...MERGE_PATCH, 'if-match': '"1"' })).status, 412)
+        await receiver.until((received) => received.some((event) => event.path === '/updates'))
+        await pause(300)
+        const updates = receiver.received.filter((event) => event.path === '/updates')
+        assert.deepEqual(
+          updates.map((event) => [event.headers['plantstore-event'], event.body]),
+          [['plantUpdated', `{"id":${id},"name":"Fern"}`]],
+        )
+        assert.deepEqual(
+          receiver.received.filter((event) => event.path === '/new').map((event) => event.headers['plantstore-event']),
+          ['newPlant'],
+        )
+        const log = await fx.api.request<{ event: string }[]>('GET', `/webhooks/${subscribed.body.id}/deliveries`, { token })
+        assert.equal(log.status, 200, log.text)
+        assert.deepEqual(
+          log.body.map((entry) => entry.event),
+          ['plantUpdated'],
+        )
+        for (const made of [subscribed.body.id, other.body.id]) await fx.api.request('DELETE', `/webhooks/${made}`, { token })
+      })
+    })
+  })
+}
+
+describe('REQUIRE_IF_MATCH=true', () => {
+  test('PATCH and DELETE without If-Match are 428 and change nothing; with it they work', async () => {
+    await withFixture({ REQUIRE_IF_MATCH: 'true' }, async (fx) => {
+      const token = await fx.token('careful')
+      assert.equal((await fx.api.createPlant(token, { id: 1, name: 'guarded' })).status, 200)
+      const unconditional = await fx.api.request('PATCH', '/plants/1', { token, json: { name: 'x' }, headers: MERGE_PATCH })
+      assert.equal(unconditional.status, 428)
+      assert.equal((await fx.api.request('DELETE', '/plants/1', { token })).status, 428)
+      const read = await fx.api.request('GET', '/plants/1', { token })
+      assert.deepEqual([read.headers.get('etag'), read.body], ['"1"', { name: 'guarded' }])
+      const changed = await fx.api.request('PATCH', '/plants/1', {
+        token,
+        json: { name: 'x' },
+        headers: { ...MERGE_PATCH, 'if-match': '"1"' },
+      })
+      assert.equal(changed.status, 200)
+      assert.equal((await fx.api.request('DELETE', '/plants/1', { token, headers: { 'if-match': '*' } })).status, 204)
+    })
+  })
+})
+
+describe('the method is judged before the body', () => {
+  test('PATCH /plants (no id) with a merge-patch body is a 405 with Allow', async () => {
+    await withFixture({}, async (fx) => {
+      const answer = await fx.app.inject({
+        method: 'PATCH',
+        url: '/plants',
+        headers: { 'content-type': 'application/merge-patch+json' },
+        payload: '{"name":',
+      })
+      assert.equal(answer.statusCode, 405)
+      assert.match(String(answer.headers.allow), /GET/)
+    })
+  })
+})
+
+describe('two instances on one PostgreSQL database', { skip: POSTGRES_UNAVAILABLE === null ? false : 'no PostgreSQL server' }, () => {
+  let db: TestDatabase
+  let services: Service[] = []
+  before(async () => {
+    db = await freshDatabase('postgres')
+    services = await Promise.all([startService({ DATABASE_URL: db.url }), startService({ DATABASE_URL: db.url })])
+  })
+  after(async () => {
+    await Promise.all(services.map((service) => service.stop()))
+    await db.drop()
+  })
+
+  test('20 concurrent PATCHes with one If-Match over both: exactly one 200', async () => {
+    const token = await makeToken(db.url, 'racers')
+    const apis = await Promise.all(services.map((service) => Api.connect(service.url)))
+    assert.equal((await apis[0]!.createPlant(token, { id: 1, name: 'contested' })).status, 200)
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        apis[i % 2]!.request('PATCH', '/plants/1', { token, json: { name: `racer ${i}` }, headers: { ...MERGE_PATCH, 'if-match': '"1"' } }),
+      ),
+    )
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, ...Array<number>(19).fill(412)])
+    const read = await apis[1]!.request('GET', '/plants/1', { token })
+    assert.equal(read.headers.get('etag'), '"2"')
+  })
+})
