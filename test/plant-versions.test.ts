@@ -110,6 +110,20 @@ for (const kind of STORE_KINDS) {
       assert.equal((await fx.api.request('DELETE', `/plants/${id}`, { token, headers: { 'if-match': '*' } })).status, 404)
     })
 
+    test('a malformed If-Match or If-None-Match (an unquoted version, say) is a 400 that names the header and changes nothing', async () => {
+      const id = await plant()
+      for (const value of ['1', 'W/1', '"1', '"1",', '"1" "2"', '**']) {
+        const patched = await patch(id, { name: 'changed' }, { ...MERGE_PATCH, 'if-match': value })
+        assert.deepEqual([patched.status, (patched.body as { message: string }).message.startsWith('If-Match ')], [400, true], value)
+        const deleted = await fx.api.request('DELETE', `/plants/${id}`, { token, headers: { 'if-match': value } })
+        assert.equal(deleted.status, 400, value)
+        const read = await get(id, { 'if-none-match': value })
+        assert.deepEqual([read.status, (read.body as { message: string }).message.startsWith('If-None-Match ')], [400, true], value)
+      }
+      const read = await get(id)
+      assert.deepEqual([read.headers.get('etag'), read.body], ['"1"', { name: `plant ${id}` }])
+    })
+
     test("a missing plant, another owner's plant and a bad id: 404, 404 and 400, with or without If-Match", async () => {
       const id = await plant()
       const other = await fx.token('someone-else', '--scope', 'plants:read,plants:write')

@@ -103,14 +103,16 @@ const ETAG_LIST = (description: string) => Type.String({ minLength: 1, maxLength
 export const IfMatchHeaders = Type.Object({
   'if-match': Type.Optional(
     ETAG_LIST(
-      'Write only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 and nothing changes.',
+      'Write only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 and nothing changes. A malformed value (3 without quotes) is a 400.',
     ),
   ),
 })
 
 export const IfNoneMatchHeaders = Type.Object({
   'if-none-match': Type.Optional(
-    ETAG_LIST('The ETag of the copy the client holds ("3", or several, or *): 304 without a body while it is still current'),
+    ETAG_LIST(
+      'The ETag of the copy the client holds ("3", or several, or *): 304 without a body while it is still current; a malformed value is a 400',
+    ),
   ),
 })
 

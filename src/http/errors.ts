@@ -39,6 +39,8 @@ export const notAllowed = (allow: string) => new HttpError(405, `this path allow
 
 export const preconditionFailed = (id: bigint) =>
   new HttpError(412, `plant ${id} is not at a version If-Match names: read it again (its ETag) and retry with that`)
+export const malformedCondition = (header: string) =>
+  badRequest(`${header} must be * or entity tags in double quotes as ETag gives them ("3"), separated by commas`)
 export const preconditionRequired = () =>
   new HttpError(428, 'this service requires If-Match on PATCH and DELETE: send the ETag of the version you read, or *')
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { principalOf, visibleOwner } from '../auth/principal.js'
-import { etagOf, ifMatchOf, ifNoneMatchNames } from '../http/entity-tags.js'
+import { etagOf, ifMatchOf, ifNoneMatchOf } from '../http/entity-tags.js'
 import { duplicatePlant, keyInFlight, keyMismatch, plantNotFound, preconditionFailed, preconditionRequired } from '../http/errors.js'
 import { registerMergePatchParser } from '../http/json-body.js'
 import { traceParentOf } from '../observability/trace-context.js'
-import type { NewPlant, PlantRecords } from '../store/plants.js'
+import { type NewPlant, type PlantRecords, matches } from '../store/plants.js'
 import { fingerprint, idempotencyKey } from './idempotency.js'
 import { listPlants } from './plant-list.js'
 import { HEADERS, errorResponses, response } from '../api/responses.js'
@@ -152,10 +152,11 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
       },
     },
     async (request, reply) => {
+      const held = ifNoneMatchOf(request.headers['if-none-match'])
       const found = await request.store.plants.get(request.params.id, visibleOwner(principalOf(request)))
       if (found === null) throw plantNotFound(request.params.id)
       reply.header('etag', etagOf(found.version))
-      if (ifNoneMatchNames(request.headers['if-none-match'], found.version)) return reply.code(304).send()
+      if (held !== null && matches(held, found.version)) return reply.code(304).send()
       return found.plant
     },
   )

@@ -63,6 +63,9 @@ export interface PlantChange {
 /** An If-Match condition: the versions any of which must be current, or `*` (any version). */
 export type IfMatch = readonly number[] | '*'
 
+/** Whether the condition holds for a plant at `version`; no condition always holds. */
+export const matches = (ifMatch: IfMatch | null, version: number) => ifMatch === null || ifMatch === '*' || ifMatch.includes(version)
+
 /** What a change came to: the plant after it (same version when it changed nothing), or why not. */
 export type PlantUpdate =
   { outcome: 'updated' | 'unchanged'; plant: Plant; version: number } | { outcome: 'not-found' } | { outcome: 'precondition-failed' }

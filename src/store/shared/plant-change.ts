@@ -1,5 +1,5 @@
 import type { Plant } from '../../api/schemas.js'
-import type { IfMatch, PlantChange } from '../plants.js'
+import type { PlantChange } from '../plants.js'
 import { toPlant } from './rows.js'
 
 /** A plant's row as a change reads it, under the write lock. */
@@ -9,9 +9,6 @@ export interface PlantRow {
   tag: string | null
   version: number
 }
-
-/** Whether the condition holds for a plant at `version`. */
-export const matches = (ifMatch: IfMatch | null, version: number) => ifMatch === null || ifMatch === '*' || ifMatch.includes(version)
 
 /** The plant after `change`, and whether that differs from `row`. */
 export function applied(row: PlantRow, change: PlantChange): { name: string; tag: string | null; plant: Plant; changed: boolean } {

@@ -65,8 +65,7 @@ export class SqliteDatabase {
   subscribed = false
   /** Transactions committed and the writes they carried, for /metrics: their ratio is the writes per sync. */
   readonly commitCounts = { transactions: 0, writes: 0 }
-  /** Called before each write transaction: this connection may have changed plants (data_version shows only others' commits). */
-  beforeWrite: () => void = () => {}
+  private begun = 0
   private readonly writes: GroupCommit<Write, unknown>
   private readonly commitTransaction: BetterSqlite3.Transaction<(writes: Write[]) => unknown[]>
   private readonly pingStatement: BetterSqlite3.Statement
@@ -107,7 +106,7 @@ export class SqliteDatabase {
 
   /** One transaction (BEGIN IMMEDIATE: the write lock first, so a lock held elsewhere fails it before it writes). */
   private commitNow(writes: Write[]): unknown[] {
-    this.beforeWrite()
+    this.begun += 1
     const results = this.commitTransaction.immediate(writes)
     this.commitCounts.transactions += 1
     this.commitCounts.writes += writes.length
@@ -130,7 +129,12 @@ export class SqliteDatabase {
     }
   }
 
-  /** PRAGMA data_version: it changes when another connection commits. */
+  /** Write transactions this connection has begun, whatever their outcome: data_version counts only other connections' commits. */
+  get writesBegun(): number {
+    return this.begun
+  }
+
+  /** PRAGMA data_version: it changes when another connection commits (`writesBegun` counts this one's). */
   dataVersion(): number {
     return this.dataVersionStatement.get() as number
   }

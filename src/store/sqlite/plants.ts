@@ -1,5 +1,5 @@
 import { NEW_PLANT, PLANT_DELETED, PLANT_UPDATED } from '../../api/events.js'
-import { type PlantRow, applied, matches } from '../shared/plant-change.js'
+import { type PlantRow, applied } from '../shared/plant-change.js'
 import { KeysInFlight, replay } from '../shared/idempotency.js'
 import { idRange, pageKey, variantsByFilter } from '../shared/plant-query.js'
 import { toPlant } from '../shared/rows.js'
@@ -9,6 +9,7 @@ import {
   EMPTY_PAGE,
   type IdempotencyKey,
   type IfMatch,
+  matches,
   type PlantChange,
   type PlantUpdate,
   type VersionedPlant,
@@ -39,8 +40,11 @@ export class SqlitePlants implements PlantRecords {
   private readonly pageCache = new PageCache()
   private readonly pageReads = new SharedTurnReads<PlantPage>()
   private readonly keysInFlight = new KeysInFlight()
-  /** PRAGMA data_version when the cached pages were read: it changes when another connection commits. */
-  private pagesDataVersion = -1
+  /**
+   * When the cached pages were read: PRAGMA data_version (it changes when another connection
+   * commits) and the writes this connection had begun (which data_version does not count).
+   */
+  private pagesReadAt = { dataVersion: -1, writesBegun: -1 }
 
   constructor(private readonly database: SqliteDatabase) {
     const { db } = database
@@ -81,8 +85,6 @@ export class SqlitePlants implements PlantRecords {
       ),
     }
     this.events = eventStatements(db)
-    // Whatever a write's outcome, this connection may have changed plants.
-    database.beforeWrite = () => this.pageCache.clear()
   }
 
   /** The plant and its events, inside a group commit's transaction; false when the id exists. */
@@ -137,9 +139,10 @@ export class SqlitePlants implements PlantRecords {
 
   private cachedPage(key: string, query: PlantQuery, limit: number): PlantPage {
     const dataVersion = this.database.dataVersion()
-    if (dataVersion !== this.pagesDataVersion) {
+    const { writesBegun } = this.database
+    if (dataVersion !== this.pagesReadAt.dataVersion || writesBegun !== this.pagesReadAt.writesBegun) {
       this.pageCache.clear()
-      this.pagesDataVersion = dataVersion
+      this.pagesReadAt = { dataVersion, writesBegun }
     }
     const cached = this.pageCache.get(key)
     if (cached !== undefined) return cached

@@ -1401,7 +1401,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag of the copy the client holds ("3", or several, or *): 304 without a body while it is still current
+                 * @description The ETag of the copy the client holds ("3", or several, or *): 304 without a body while it is still current; a malformed value is a 400
                  * @example "3"
                  */
                 "if-none-match"?: string;
@@ -1652,7 +1652,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Write only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 and nothing changes.
+                 * @description Write only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 and nothing changes. A malformed value (3 without quotes) is a 400.
                  * @example "3"
                  */
                 "if-match"?: string;
@@ -1918,7 +1918,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Write only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 and nothing changes.
+                 * @description Write only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 and nothing changes. A malformed value (3 without quotes) is a 400.
                  * @example "3"
                  */
                 "if-match"?: string;
