@@ -4,10 +4,10 @@ import { dirname, join } from 'node:path'
 import { describe, test } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { Database } from '../src/store/sqlite/driver.js'
-import { freshDatabase } from '../support/databases.js'
-import { LITESTREAM, restoreReplica, startReplication } from '../support/litestream.js'
+import { type TestDatabase, freshDatabase } from '../support/databases.js'
+import { LITESTREAM, type Replication, restoreReplica, startReplication } from '../support/litestream.js'
 import { pause } from '../support/receiver.js'
-import { makeToken, startService, tempFolder } from '../support/service.js'
+import { type Service, makeToken, startService, tempFolder } from '../support/service.js'
 import { Api } from './helpers/api.js'
 
 // Litestream (the npm package's v0.3.13 binary) replicating the service's SQLite file to a
@@ -55,19 +55,40 @@ function writeUntilStopped(api: Api, token: string, lanes: number, firstId: numb
   }
 }
 
+interface Replicated {
+  db: TestDatabase
+  folder: { path: string }
+  replicaUrl: string
+  service: Service
+  replication: Replication
+  token: string
+  api: Api
+}
+
+/** A service on a fresh SQLite file that `litestream replicate` copies to a `file` replica, with a token of `subject`. */
+async function withReplicatedService(subject: string, run: (replicated: Replicated) => Promise<void>): Promise<void> {
+  const db = await freshDatabase('sqlite')
+  const folder = tempFolder()
+  const replicaUrl = pathToFileURL(join(folder.path, 'replica')).href
+  const service = await startService({ DATABASE_URL: db.url })
+  const replication = await startReplication(pathOf(db.url), replicaUrl)
+  try {
+    const token = await makeToken(db.url, subject)
+    await run({ db, folder, replicaUrl, service, replication, token, api: await Api.connect(service.url) })
+  } finally {
+    await replication.kill()
+    await service.stop()
+    folder.remove()
+    await db.drop()
+  }
+}
+
 const skip = LITESTREAM === null ? `Litestream's npm package has no binary for ${process.platform}-${process.arch}` : false
 if (skip && process.env.CI === 'true') throw new Error(`${skip}, and CI=true`)
 
 describe('Litestream replication of the SQLite store', { skip }, () => {
   test('at full write load under litestream replicate, every create is answered 200: its checkpoints fail no request', async () => {
-    const db = await freshDatabase('sqlite')
-    const folder = tempFolder()
-    const replicaUrl = pathToFileURL(join(folder.path, 'replica')).href
-    const service = await startService({ DATABASE_URL: db.url })
-    const replication = await startReplication(pathOf(db.url), replicaUrl)
-    try {
-      const token = await makeToken(db.url, 'loader')
-      const api = await Api.connect(service.url)
+    await withReplicatedService('loader', async ({ folder, replicaUrl, replication, token, api }) => {
       const load = writeUntilStopped(api, token, 32, 1)
       await pause(6_000)
       const { acknowledged, statuses } = await load.stop()
@@ -83,23 +104,11 @@ describe('Litestream replication of the SQLite store', { skip }, () => {
       const held = idsIn(restored)
       const missing = acknowledged.filter((plant) => !held.has(String(plant.id)))
       assert.deepEqual(missing, [], 'a replica stopped gracefully holds every acknowledged plant')
-    } finally {
-      await replication.kill()
-      await service.stop()
-      folder.remove()
-      await db.drop()
-    }
+    })
   })
 
   test('a lost machine comes back from the replica with every plant acknowledged more than 2 s before the loss', async () => {
-    const db = await freshDatabase('sqlite')
-    const folder = tempFolder()
-    const replicaUrl = pathToFileURL(join(folder.path, 'replica')).href
-    const service = await startService({ DATABASE_URL: db.url })
-    const replication = await startReplication(pathOf(db.url), replicaUrl)
-    try {
-      const token = await makeToken(db.url, 'survivor')
-      const api = await Api.connect(service.url)
+    await withReplicatedService('survivor', async ({ db, folder, replicaUrl, service, replication, token, api }) => {
       const load = writeUntilStopped(api, token, 8, 1)
       await pause(4_000)
       // The machine is gone at once: no last sync, no graceful stop, and its disk with it.
@@ -134,22 +143,11 @@ describe('Litestream replication of the SQLite store', { skip }, () => {
       } finally {
         await reborn.stop()
       }
-    } finally {
-      await replication.kill()
-      folder.remove()
-      await db.drop()
-    }
+    })
   })
 
   test('restore -timestamp brings back the plants a mass delete removed', async () => {
-    const db = await freshDatabase('sqlite')
-    const folder = tempFolder()
-    const replicaUrl = pathToFileURL(join(folder.path, 'replica')).href
-    const service = await startService({ DATABASE_URL: db.url })
-    const replication = await startReplication(pathOf(db.url), replicaUrl)
-    try {
-      const token = await makeToken(db.url, 'careless')
-      const api = await Api.connect(service.url)
+    await withReplicatedService('careless', async ({ folder, replicaUrl, replication, token, api }) => {
       const ids = Array.from({ length: 300 }, (_, i) => i + 1)
       for (const id of ids) assert.equal((await api.createPlant(token, { id, name: `kept ${id}` })).status, 200)
       await pause(2_500)
@@ -171,11 +169,6 @@ describe('Litestream replication of the SQLite store', { skip }, () => {
         ids.map(String),
         'the state at the timestamp has every plant',
       )
-    } finally {
-      await replication.kill()
-      await service.stop()
-      folder.remove()
-      await db.drop()
-    }
+    })
   })
 })
