@@ -166,9 +166,7 @@ async function backupCommand(command: 'backup' | 'restore', args: string[], out:
   const path = onePath(args, command === 'backup' ? 'to' : 'from')
   const { database } = loadConfig()
   if (database.kind !== 'sqlite') {
-    out.stderr(
-      `plantstore: ${command} is for the embedded SQLite store; back PostgreSQL up with pgBackRest (docs/OPERATIONS.md, "Backups and recovery")`,
-    )
+    out.stderr(`plantstore: ${command} is for the embedded SQLite store; back PostgreSQL up with pgBackRest (docs/backups.md)`)
     return 2
   }
   const { backupSqlite } = await import('./backup/sqlite-backup.js')

@@ -100,8 +100,8 @@ describe('the alert rules, with promtool', { skip: PROMTOOL_SKIP }, () => {
 })
 
 describe('the alert rules against the service', () => {
-  test('every alert has a severity, a summary, a description and a runbook section of docs/OPERATIONS.md', () => {
-    const operations = readFileSync(join(REPO_ROOT, 'docs', 'OPERATIONS.md'), 'utf8')
+  test('every alert has a severity, a summary, a description and a runbook section of docs/metrics-and-alerts.md', () => {
+    const operations = readFileSync(join(REPO_ROOT, 'docs', 'metrics-and-alerts.md'), 'utf8')
     const anchors = new Set(
       [...operations.matchAll(/^#+ (.+)$/gm)].map((heading) =>
         (heading[1] as string)
@@ -115,10 +115,10 @@ describe('the alert rules against the service', () => {
     for (const rule of alerts) {
       assert.match(rule.labels?.severity ?? '', /^(page|ticket)$/, `${rule.alert} severity`)
       assert.ok(rule.annotations?.summary && rule.annotations.description, `${rule.alert} summary and description`)
-      const anchor = /^docs\/OPERATIONS\.md#(.+)$/.exec(rule.annotations.runbook ?? '')?.[1]
+      const anchor = /^docs\/metrics-and-alerts\.md#(.+)$/.exec(rule.annotations.runbook ?? '')?.[1]
       assert.ok(
         anchor !== undefined && anchors.has(anchor),
-        `${rule.alert}'s runbook ${rule.annotations.runbook} is a heading of OPERATIONS.md`,
+        `${rule.alert}'s runbook ${rule.annotations.runbook} is a heading of metrics-and-alerts.md`,
       )
     }
   })
