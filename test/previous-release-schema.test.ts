@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import pg from 'pg'
+import { STORE_KINDS, type TestDatabase, freshDatabase, runOnDatabase } from '../support/databases.js'
+import { runCli } from '../support/service.js'
+
+/**
+ * 30e0bae's create, word for word: it joins the subscriptions without locking them, so a
+ * subscription deleted after its snapshot is still written an event. test/rolling-upgrade.test.ts
+ * runs the real build; this pins the one statement, without its install.
+ */
+const PREVIOUS_CREATE =
+  'WITH created AS (INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id, owner), ' +
+  "events AS (INSERT INTO webhook_deliveries (subscription_id, event, plant_id, body, trace_parent) SELECT s.id, 'newPlant', c.id, $5, $6 FROM created c " +
+  "JOIN webhook_subscriptions s ON s.disabled_at IS NULL AND (s.all_plants OR s.subject = c.owner) AND (' ' || s.events || ' ') LIKE '% newPlant %') " +
+  'SELECT id FROM created'
+
+const connect = async (db: TestDatabase) => {
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  return client
+}
+
+/** Waits, bounded, until the backend `pid` waits for a lock. */
+async function waitUntilBlocked(db: TestDatabase, pid: number): Promise<void> {
+  const since = Date.now()
+  while (Date.now() - since < 10_000) {
+    const result = await runOnDatabase(db, "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'", [pid])
+    if (result.rowCount === 1) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`backend ${pid} never waited for a lock`)
+}
+
+for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
+  describe("the previous release's statements on HEAD's PostgreSQL schema", () => {
+    let db: TestDatabase
+    before(async () => {
+      db = await freshDatabase(kind)
+      const migrated = await runCli(['migrate'], { DATABASE_URL: db.url })
+      assert.equal(migrated.code, 0, migrated.stderr)
+    })
+    after(() => db.drop())
+
+    test("30e0bae's create racing a subscription's delete succeeds, and writes no event for the deleted subscription", async () => {
+      await runOnDatabase(
+        db,
+        "INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, events) VALUES ('sub_going', 'alice', true, 'http://127.0.0.1:9/', 'whsec_x', 'newPlant')",
+      )
+      const deleter = await connect(db)
+      const creator = await connect(db)
+      try {
+        await deleter.query('BEGIN')
+        await deleter.query("DELETE FROM webhook_subscriptions WHERE id = 'sub_going'")
+        const pid = (await creator.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid
+        // The create's snapshot still holds the subscription; its event waits for the delete's lock.
+        const create = creator.query(PREVIOUS_CREATE, ['7001', 'alice', 'fern', null, '{"id":"7001"}', null])
+        const settled = create.then(
+          (result) => ({ result, error: null }),
+          (error: Error) => ({ result: null, error }),
+        )
+        await waitUntilBlocked(db, pid)
+        await deleter.query('COMMIT')
+        const { result, error } = await settled
+        assert.equal(error, null, `the create failed: ${error?.message}`)
+        assert.equal(result?.rowCount, 1)
+      } finally {
+        await deleter.end()
+        await creator.end()
+      }
+      const plants = await runOnDatabase(db, "SELECT 1 FROM plants WHERE id = 7001 AND owner = 'alice'")
+      assert.equal(plants.rowCount, 1, 'the plant was written')
+      const events = await runOnDatabase(db, "SELECT 1 FROM webhook_deliveries WHERE subscription_id = 'sub_going'")
+      assert.equal(events.rowCount, 0, 'no event outlives its subscription')
+    })
+
+    test("30e0bae's create beside a live subscription still writes its event", async () => {
+      await runOnDatabase(
+        db,
+        "INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, events) VALUES ('sub_staying', 'bob', false, 'http://127.0.0.1:9/', 'whsec_x', 'newPlant')",
+      )
+      const result = await runOnDatabase(db, PREVIOUS_CREATE, ['7002', 'bob', 'moss', null, '{"id":"7002"}', null])
+      assert.equal(result.rowCount, 1)
+      const events = await runOnDatabase(
+        db,
+        "SELECT plant_id::text AS plant_id FROM webhook_deliveries WHERE subscription_id = 'sub_staying'",
+      )
+      assert.deepEqual(
+        events.rows.map((row: { plant_id: string }) => row.plant_id),
+        ['7002'],
+      )
+    })
+  })
+}
