@@ -7,6 +7,8 @@ import type { ClaimedDelivery, DeliveryOutcome, FinishedDelivery, Outbox } from 
 import type { AttemptResult, AttemptSender } from './sender.js'
 import { retryDelay } from './retry.js'
 import { openSecret } from './secrets.js'
+import { firstCodePoints, storableText } from '../store/shared/text.js'
+import { StoreUnavailableError } from '../store/store.js'
 
 /** Attempts under way at once in one process, and the most claimed per query. */
 const MAX_IN_FLIGHT = 32
@@ -44,9 +46,10 @@ const settledWithin = (work: Promise<unknown>, ms: number): Promise<unknown> =>
 
 const isSuccess = (result: AttemptResult): boolean => 'status' in result && result.status >= 200 && result.status < 300
 
+/** The operator's record of an attempt: what a receiver sent is untrusted text, kept storable and short. */
 function describe(result: AttemptResult): string {
-  if ('error' in result) return result.error.slice(0, 200)
-  const answer = result.answer.replace(/\s+/g, ' ').trim().slice(0, 120)
+  if ('error' in result) return firstCodePoints(storableText(result.error), 200)
+  const answer = firstCodePoints(storableText(result.answer).replace(/\s+/g, ' ').trim(), 120)
   return answer === '' ? `HTTP ${result.status}` : `HTTP ${result.status}: ${answer}`
 }
 
@@ -222,24 +225,31 @@ export class DeliveryWorker implements HasMetrics {
     const batch = this.finished
     this.finished = []
     if (batch.length === 0) return Promise.resolve()
-    const written = this.outbox.finish(batch, { disableAfterMs: this.config.disableAfterMs }).then(
-      (disabled) => {
-        for (const subscription of disabled) {
-          this.disabledCount.inc({ reason: subscription.reason })
-          this.log.warn(
-            { subscription: subscription.id, reason: subscription.description },
-            'webhook subscription disabled; its pending events failed (PATCH enabled: true, then recover, to resume)',
-          )
-        }
-      },
-      (error: unknown) => {
-        // The claims run out and the events are attempted again: at least once, never lost.
-        this.log.warn({ err: error, events: batch.length }, 'webhook outcomes could not be recorded; the events will be attempted again')
-      },
-    )
+    const written = this.write(batch).catch(async (error: unknown) => {
+      // One outcome the store refuses must not undo the others: each is written alone then.
+      if (batch.length > 1 && !(error instanceof StoreUnavailableError)) {
+        for (const one of batch) await this.write([one]).catch((alone: unknown) => this.unrecorded(alone, 1))
+      } else this.unrecorded(error, batch.length)
+    })
     this.recording.add(written)
     void written.finally(() => this.recording.delete(written))
     return written
+  }
+
+  private async write(batch: FinishedDelivery[]): Promise<void> {
+    const disabled = await this.outbox.finish(batch, { disableAfterMs: this.config.disableAfterMs })
+    for (const subscription of disabled) {
+      this.disabledCount.inc({ reason: subscription.reason })
+      this.log.warn(
+        { subscription: subscription.id, reason: subscription.description },
+        'webhook subscription disabled; its pending events failed (PATCH enabled: true, then recover, to resume)',
+      )
+    }
+  }
+
+  /** The claims run out and the events are attempted again: at least once, never lost. */
+  private unrecorded(error: unknown, events: number): void {
+    this.log.warn({ err: error, events }, 'webhook outcomes could not be recorded; the events will be attempted again')
   }
 
   private outcomeOf(claim: ClaimedDelivery, result: AttemptResult): DeliveryOutcome {

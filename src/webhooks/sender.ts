@@ -98,8 +98,15 @@ export class Sender implements AttemptSender {
       request.on('error', (error: NodeJS.ErrnoException) => settle({ error: error.message, blocked: error.code === 'EBLOCKED' }))
       request.on('response', (response) => {
         let answer = ''
+        const status = response.statusCode ?? 0
+        // Node's client takes any three digits (999, 000): outside 100-599 it is no HTTP answer.
         const done = () => {
-          settle({ status: response.statusCode ?? 0, retryAfterS: retryAfterOf(response.headers['retry-after'], Date.now()), answer })
+          if (status < 100 || status > 599)
+            settle({
+              error: `the receiver answered status ${String(status).padStart(3, '0')}, which is not an HTTP status`,
+              blocked: false,
+            })
+          else settle({ status, retryAfterS: retryAfterOf(response.headers['retry-after'], Date.now()), answer })
         }
         response.setEncoding('utf8')
         response.on('data', (chunk: string) => {

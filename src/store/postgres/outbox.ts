@@ -1,4 +1,5 @@
 import { disableCause } from '../shared/disable.js'
+import { storableText } from '../shared/text.js'
 import { type ClaimRow, toClaimedDelivery } from '../shared/rows.js'
 import type {
   ClaimedDelivery,
@@ -61,7 +62,7 @@ export class PostgresOutbox implements Outbox {
           finished.map(({ claim }) => claim.attempt),
           finished.map(({ outcome }) => state(outcome)),
           finished.map(({ outcome }) => (outcome.kind === 'retry' ? outcome.afterMs : 0)),
-          finished.map(({ outcome }) => outcome.result),
+          finished.map(({ outcome }) => storableText(outcome.result)),
           finished.map(({ status }) => status),
         ],
       )

@@ -1,4 +1,5 @@
 import type { EventName } from '../../api/events.js'
+import { firstCodePoints } from './text.js'
 import type { Scope } from '../../api/scopes.js'
 import { type ClaimedDelivery, type DeliveryRecord, PING_PLANT_ID, type Plant, type Subscription, type TokenRecord } from '../store.js'
 
@@ -88,7 +89,9 @@ const LOG_STATES: Record<string, DeliveryRecord['state']> = { pending: 'pending'
 
 export function toDeliveryRecord<T, I extends bigint | string | number>(row: DeliveryRow<T, I>, toDate: (time: T) => Date): DeliveryRecord {
   const state = LOG_STATES[row.state] ?? 'failed'
-  const lastStatus = row.last_status === null ? null : Number(row.last_status)
+  // A status outside 100-599 recorded before such answers became errors is shown as none.
+  const status = row.last_status === null ? null : Number(row.last_status)
+  const lastStatus = status !== null && status >= 100 && status <= 599 ? status : null
   const answered = lastStatus !== null && lastStatus >= 200 && lastStatus < 300
   return {
     rowId: BigInt(row.id),
@@ -101,7 +104,7 @@ export function toDeliveryRecord<T, I extends bigint | string | number>(row: Del
     lastAttemptAt: row.last_attempt_at === null ? null : toDate(row.last_attempt_at),
     nextAttemptAt: state === 'pending' ? toDate(row.next_attempt_at) : null,
     lastStatus,
-    lastError: answered || row.last_result === null ? null : row.last_result.slice(0, 200),
+    lastError: answered || row.last_result === null ? null : firstCodePoints(row.last_result, 200),
   }
 }
 

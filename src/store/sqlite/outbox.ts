@@ -1,4 +1,5 @@
 import { disableCause } from '../shared/disable.js'
+import { storableText } from '../shared/text.js'
 import { type ClaimRow, toClaimedDelivery } from '../shared/rows.js'
 import type { ClaimedDelivery, DisablePolicy, DisabledSubscription, FinishedDelivery, Outbox, WebhookBacklog } from '../outbox.js'
 import type { SqliteDatabase } from './database.js'
@@ -82,7 +83,7 @@ export class SqliteOutbox implements Outbox {
           state: outcome.kind === 'delivered' ? 'delivered' : done ? 'given_up' : 'pending',
           finishedAt: done ? now : null,
           nextAttemptAt: outcome.kind === 'retry' ? now + outcome.afterMs : now,
-          result: outcome.result,
+          result: storableText(outcome.result),
           status: finishedDelivery.status,
           attemptedAt: now,
         })

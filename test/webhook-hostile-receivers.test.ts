@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict'
+import { once } from 'node:events'
+import { type Server, type Socket, createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { after, before, describe, test } from 'node:test'
+import { STORE_KINDS } from '../support/databases.js'
+import { pause, withReceiver } from '../support/receiver.js'
+import { type InProcessFixture, buildFixture } from './helpers/in-process.js'
+
+/** One retry 100 ms after the first attempt: each event settles within a second. */
+const ENV = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS: '100ms', WEBHOOK_TIMEOUT_MS: '2000' }
+const MANAGE = ['--scope', 'plants:read,plants:write,webhooks:manage']
+
+interface Delivery {
+  id: string
+  state: string
+  attempts: number
+  lastStatus: number | null
+  lastError: string | null
+}
+
+/**
+ * A receiver on 127.0.0.1 that answers every request with exactly `answer`'s bytes and closes:
+ * status lines and bodies no HTTP server library would write.
+ */
+async function withRawReceiver(answer: Buffer, work: (url: string, requests: () => number) => Promise<void>): Promise<void> {
+  let requests = 0
+  const sockets = new Set<Socket>()
+  const server: Server = createServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    let head = ''
+    socket.on('data', (chunk) => {
+      head += chunk.toString('latin1')
+      if (!head.includes('\r\n\r\n')) return
+      const length = Number(/content-length: *([0-9]+)/i.exec(head)?.[1] ?? 0)
+      if (Buffer.byteLength(head.slice(head.indexOf('\r\n\r\n') + 4), 'latin1') < length) return
+      head = ''
+      requests++
+      socket.end(answer)
+    })
+    socket.on('error', () => socket.destroy())
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  try {
+    await work(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, () => requests)
+  } finally {
+    for (const socket of sockets) socket.destroy()
+    server.close()
+    await once(server, 'close')
+  }
+}
+
+const raw = (statusLine: string, body: string) =>
+  Buffer.from(`${statusLine}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+
+for (const kind of STORE_KINDS) {
+  describe(`hostile webhook receivers on ${kind}`, () => {
+    let fx: InProcessFixture
+    let nextId = 560_000n
+    before(async () => {
+      fx = await buildFixture(kind, ENV)
+    })
+    after(async () => {
+      await fx.close()
+    })
+
+    const subscribe = async (token: string, url: string): Promise<string> => {
+      const answer = await fx.api.request<{ id: string }>('POST', '/webhooks', { token, json: { url } })
+      assert.equal(answer.status, 201, answer.text)
+      return answer.body.id
+    }
+    const create = async (token: string) => {
+      const id = nextId++
+      assert.equal((await fx.api.createPlant(token, { id, name: `plant ${id}` })).status, 200)
+    }
+    /** The subscription's one event once it is no longer pending, within 10 s. */
+    const settled = async (token: string, subscription: string): Promise<Delivery> => {
+      for (let tries = 0; tries < 100; tries++) {
+        const answer = await fx.api.request<Delivery[]>('GET', `/webhooks/${subscription}/deliveries`, { token })
+        assert.equal(answer.status, 200, answer.text)
+        const [event] = answer.body
+        if (event !== undefined && event.state !== 'pending') return event
+        await pause(100)
+      }
+      assert.fail('the event did not settle within 10 s')
+    }
+
+    test('a receiver answering 500 "bad\\0thing" is recorded without the NUL, and its neighbour\'s 200 is recorded once', async () => {
+      await withRawReceiver(raw('HTTP/1.1 500 Internal Server Error', 'bad\0thing'), async (hostileUrl) => {
+        await withReceiver(async (healthy) => {
+          const token = await fx.token('nul-answer', ...MANAGE)
+          const hostile = await subscribe(token, hostileUrl)
+          const victim = await subscribe(token, healthy.url())
+          await create(token)
+          const [good, bad] = [await settled(token, victim), await settled(token, hostile)]
+          assert.deepEqual([good.state, good.attempts, good.lastStatus, good.lastError], ['delivered', 1, 200, null])
+          assert.deepEqual([bad.state, bad.attempts, bad.lastStatus, bad.lastError], ['failed', 2, 500, 'HTTP 500: badthing'])
+          await pause(300)
+          assert.equal(healthy.received.length, 1, 'the healthy receiver got its event once, not again every lease')
+        })
+      })
+    })
+
+    for (const statusLine of ['HTTP/1.1 999 Odd', 'HTTP/1.1 000 Zero']) {
+      test(`an answer "${statusLine}" is recorded as an error, never as lastStatus, and the log answers 200`, async () => {
+        await withRawReceiver(raw(statusLine, 'odd'), async (url, requests) => {
+          const token = await fx.token(`odd-status-${statusLine.slice(9, 12)}`, ...MANAGE)
+          const subscription = await subscribe(token, url)
+          await create(token)
+          const event = await settled(token, subscription)
+          assert.equal(requests(), 2)
+          assert.deepEqual([event.state, event.attempts, event.lastStatus], ['failed', 2, null])
+          assert.match(event.lastError ?? '', new RegExp(`status ${statusLine.slice(9, 12)}`))
+        })
+      })
+    }
+
+    test('lastError is cut by code points: an astral character at the cut stays whole', async () => {
+      const answer = `${'a'.repeat(119)}\u{1F331}${'b'.repeat(50)}`
+      await withRawReceiver(raw('HTTP/1.1 500 Internal Server Error', answer), async (url) => {
+        const token = await fx.token('astral-answer', ...MANAGE)
+        const subscription = await subscribe(token, url)
+        await create(token)
+        const event = await settled(token, subscription)
+        assert.equal(event.lastError, `HTTP 500: ${'a'.repeat(119)}\u{1F331}`)
+      })
+    })
+  })
+}
