@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { describe, test } from 'node:test'
 import { Database } from '../src/store/sqlite/driver.js'
 import { POSTGRES_UNAVAILABLE, freshDatabase, seedPlants } from '../support/databases.js'
@@ -47,7 +47,8 @@ describe('plantstore backup', () => {
         }
       }
       const lanes = Array.from({ length: 8 }, lane)
-      await pause(500)
+      // Enough acknowledged writes before the backup starts, however busy the machine.
+      for (let i = 0; i < 600 && acknowledged.length <= 100; i++) await pause(50)
       const startedAt = Date.now()
       const target = join(folder.path, 'backup.db')
       const result = await runCli(['backup', '--to', target], { DATABASE_URL: db.url })
@@ -154,6 +155,13 @@ describe('plantstore restore', () => {
       const edit = new Database(newer)
       edit.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '999_future.sql', 0)").run()
       edit.close()
+      // Two pages past the end that no table uses: SQLite's report of them spans lines.
+      const damaged = join(folder.path, 'damaged.db')
+      const goodBytes = readFileSync(good)
+      const pageSize = goodBytes.readUInt16BE(16)
+      const grown = Buffer.concat([goodBytes, Buffer.alloc(pageSize * 2)])
+      grown.writeUInt32BE(goodBytes.readUInt32BE(28) + 2, 28)
+      writeFileSync(damaged, grown)
       const foreign = join(folder.path, 'foreign.db')
       const other = new Database(foreign)
       other.exec('CREATE TABLE notes (text TEXT)')
@@ -162,6 +170,7 @@ describe('plantstore restore', () => {
         [garbage, /not a good SQLite database|cannot be opened/],
         [newer, /newer Plant Store/],
         [foreign, /no Plant Store database/],
+        [damaged, /fails SQLite's integrity check: \*\*\* in database main \*\*\* Page \d+: never used Page \d+: never used$/m],
         [join(folder.path, 'missing.db'), /cannot be opened/],
       ] as const) {
         const refused = await runCli(['restore', '--from', file], { DATABASE_URL: db.url })
@@ -208,6 +217,77 @@ describe('plantstore restore', () => {
     } finally {
       folder.remove()
       await db.drop()
+    }
+  })
+})
+
+describe('plantstore restore on a fresh machine', () => {
+  test('makes the folder DATABASE_URL names, and a refusal leaves no folder behind', async () => {
+    const db = await freshDatabase('sqlite')
+    const folder = tempFolder()
+    try {
+      const token = await makeToken(db.url, 'mover')
+      const service = await startService({ DATABASE_URL: db.url })
+      const api = await Api.connect(service.url)
+      assert.equal((await api.createPlant(token, { id: 7, name: 'moved' })).status, 200)
+      const backup = join(folder.path, 'backup.db')
+      assert.equal((await runCli(['backup', '--to', backup], { DATABASE_URL: db.url })).code, 0)
+      await service.stop()
+
+      const refusedUrl = `sqlite:${join(folder.path, 'refused', 'data', 'plantstore.db')}`
+      const refused = await runCli(['restore', '--from', join(folder.path, 'missing.db')], { DATABASE_URL: refusedUrl })
+      assert.equal(refused.code, 1)
+      assert.equal(existsSync(join(folder.path, 'refused')), false, 'a refusal changes nothing')
+
+      const target = join(folder.path, 'new', 'data', 'plantstore.db')
+      const restored = await runCli(['restore', '--from', backup], { DATABASE_URL: `sqlite:${target}` })
+      assert.equal(restored.code, 0, restored.stderr)
+      assert.match(restored.stdout, /holds the 1 plants of .*; there was no database before\n$/)
+      const next = await startService({ DATABASE_URL: `sqlite:${target}` })
+      try {
+        assert.deepEqual(await (await Api.connect(next.url)).listPlants(token), [{ name: 'moved' }])
+      } finally {
+        await next.stop()
+      }
+    } finally {
+      folder.remove()
+      await db.drop()
+    }
+  })
+})
+
+describe('plantstore restore from the files of a crashed machine', () => {
+  test("restores the commits still in the source's -wal: the next start serves every plant and token", async () => {
+    const folder = tempFolder()
+    try {
+      const source = join(folder.path, 'src', 'p.db')
+      const sourceUrl = `sqlite:${source}`
+      const service = await startService({ DATABASE_URL: sourceUrl })
+      // Made while the service has the file open: no checkpoint, so the token too is only in the -wal.
+      const token = await makeToken(sourceUrl, 'crashed')
+      const api = await Api.connect(service.url)
+      for (let id = 1; id <= 20; id++) assert.equal((await api.createPlant(token, { id, name: `plant ${id}` })).status, 200)
+      await service.stop('SIGKILL')
+      assert.ok(statSync(`${source}-wal`).size > 0, 'the last commits are in the -wal, as on a crashed machine')
+      const walBefore = readFileSync(`${source}-wal`)
+
+      const target = join(folder.path, 'restored', 'plantstore.db')
+      const targetUrl = `sqlite:${target}`
+      mkdirSync(dirname(target))
+      const restored = await runCli(['restore', '--from', source], { DATABASE_URL: targetUrl })
+      assert.equal(restored.code, 0, restored.stderr)
+      assert.match(restored.stdout, /now holds the 20 plants of /)
+      assert.deepEqual(readFileSync(`${source}-wal`), walBefore, 'the source is left as it was')
+
+      const next = await startService({ DATABASE_URL: targetUrl })
+      try {
+        const served = await (await Api.connect(next.url)).listPlants(token)
+        assert.equal(served.length, 20, 'every plant, and the token, is served after the restore')
+      } finally {
+        await next.stop()
+      }
+    } finally {
+      folder.remove()
     }
   })
 })

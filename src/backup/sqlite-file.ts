@@ -10,9 +10,12 @@ export class BackupError extends Error {
     message: string,
     readonly exitCode: 1 | 2,
   ) {
-    super(message)
+    super(oneLine(message))
   }
 }
+
+/** SQLite's own texts (an integrity check's report) may span lines; an operator's message is one. */
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ')
 
 /** Syncs a file, and the folder that names it, to disk: a rename is durable only then. */
 export function syncToDisk(path: string): void {
@@ -35,34 +38,47 @@ export interface CheckedDatabase {
 }
 
 /**
- * Checks that `path` is a whole Plant Store database this version can serve: a SQLite file,
- * `PRAGMA integrity_check` ok, Plant Store's tables, no migration newer than this version's.
+ * Opens `path` read-only, through SQLite: it reads the commits still in a `-wal` beside the
+ * file, and changes nothing (a read-only connection never checkpoints).
  */
-export function checkPlantStoreFile(path: string): CheckedDatabase {
-  let db: BetterSqlite3.Database
+export function openForReading(path: string): BetterSqlite3.Database {
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true })
+    return new Database(path, { readonly: true, fileMustExist: true })
   } catch (error) {
     throw new BackupError(`${path} cannot be opened: ${(error as Error).message}`, 1)
   }
+}
+
+/**
+ * Checks that `db` (read from `path`) is a whole Plant Store database this version can serve:
+ * a SQLite file, `PRAGMA integrity_check` ok, Plant Store's tables, no migration newer than
+ * this version's.
+ */
+export function checkPlantStoreDatabase(db: BetterSqlite3.Database, path: string): CheckedDatabase {
+  let problems: string[]
   try {
-    let integrity: unknown
-    try {
-      integrity = db.pragma('integrity_check', { simple: true })
-    } catch (error) {
-      throw new BackupError(`${path} is not a good SQLite database: ${(error as Error).message}`, 1)
-    }
-    if (integrity !== 'ok') throw new BackupError(`${path} fails SQLite's integrity check: ${String(integrity)}`, 1)
-    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[])
-    for (const table of ['schema_migrations', 'plants', 'tokens']) {
-      if (!tables.has(table)) throw new BackupError(`${path} is no Plant Store database: it has no ${table} table`, 1)
-    }
-    const version = (db.prepare('SELECT max(version) FROM schema_migrations').pluck().get() as number | null) ?? 0
-    const known = newestKnownMigration()
-    if (version > known) {
-      throw new BackupError(`${path} was made by a newer Plant Store (migration ${version}; this version knows up to ${known})`, 1)
-    }
-    return { plants: db.prepare('SELECT count(*) FROM plants').pluck().get() as number, version }
+    problems = (db.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check)
+  } catch (error) {
+    throw new BackupError(`${path} is not a good SQLite database: ${(error as Error).message}`, 1)
+  }
+  if (problems.join() !== 'ok') throw new BackupError(`${path} fails SQLite's integrity check: ${problems.join('; ')}`, 1)
+  const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[])
+  for (const table of ['schema_migrations', 'plants', 'tokens']) {
+    if (!tables.has(table)) throw new BackupError(`${path} is no Plant Store database: it has no ${table} table`, 1)
+  }
+  const version = (db.prepare('SELECT max(version) FROM schema_migrations').pluck().get() as number | null) ?? 0
+  const known = newestKnownMigration()
+  if (version > known) {
+    throw new BackupError(`${path} was made by a newer Plant Store (migration ${version}; this version knows up to ${known})`, 1)
+  }
+  return { plants: db.prepare('SELECT count(*) FROM plants').pluck().get() as number, version }
+}
+
+/** `checkPlantStoreDatabase` on the file at `path`. */
+export function checkPlantStoreFile(path: string): CheckedDatabase {
+  const db = openForReading(path)
+  try {
+    return checkPlantStoreDatabase(db, path)
   } finally {
     db.close()
   }

@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { SqliteStore } from '../store/sqlite/store.js'
 import { Database } from '../store/sqlite/driver.js'
-import { BackupError, checkPlantStoreFile, syncToDisk } from './sqlite-file.js'
+import { BackupError, checkPlantStoreDatabase, checkPlantStoreFile, openForReading, syncToDisk } from './sqlite-file.js'
 
 export interface Restore {
   plants: number
@@ -37,24 +38,55 @@ function closeForRestore(path: string): void {
 }
 
 /**
- * Puts the checked copy `from` in place of the database at `target`: the current one (with any
- * -wal and -shm) is moved aside to `<target>.before-restore-<UTC time>`, never deleted; the copy
- * is written under a temporary name, synced, renamed into place and migrated.
+ * Checks `from` and copies it to `to` through SQLite (`VACUUM INTO`, on the connection that
+ * checked it): the copy holds what SQLite reads, commits still in the source's `-wal` included,
+ * which a copy of the file's bytes would lose. The copy is checked in turn: it is what is restored.
+ */
+function copyChecked(from: string, to: string): number {
+  const source = openForReading(from)
+  try {
+    checkPlantStoreDatabase(source, from)
+    source.prepare('VACUUM INTO ?').run(to)
+  } catch (error) {
+    if (error instanceof BackupError) throw error
+    throw new BackupError(`${from} cannot be copied: ${(error as Error).message}`, 1)
+  } finally {
+    source.close()
+  }
+  return checkPlantStoreFile(to).plants
+}
+
+/**
+ * Puts a checked copy of `from` in place of the database at `target` (its folder made when
+ * missing): the current one (with any -wal and -shm) is moved aside to
+ * `<target>.before-restore-<UTC time>`, never deleted; the copy is written under a temporary
+ * name, synced, renamed into place and migrated.
  */
 export async function restoreSqlite(target: string, from: string, now = new Date()): Promise<Restore> {
-  const { plants } = checkPlantStoreFile(from)
-  let previous: string | null = null
-  if (existsSync(target)) {
-    closeForRestore(target)
-    previous = `${target}.before-restore-${stamp(now)}`
-    if (existsSync(previous)) throw new BackupError(`${previous} exists already; try again in a second`, 1)
-    renameSync(target, previous)
-    for (const suffix of ['-wal', '-shm']) if (existsSync(target + suffix)) renameSync(target + suffix, previous + suffix)
-  }
+  if (existsSync(target)) closeForRestore(target)
+  // A refusal changes nothing: a folder made here goes again.
+  const madeFolder = mkdirSync(dirname(target), { recursive: true })
   const partial = `${target}.restoring`
+  rmSync(partial, { force: true })
+  let plants: number
   try {
-    copyFileSync(from, partial)
+    plants = copyChecked(from, partial)
     syncToDisk(partial)
+  } catch (error) {
+    rmSync(partial, { force: true })
+    if (madeFolder !== undefined) rmSync(madeFolder, { recursive: true, force: true })
+    if (error instanceof BackupError) throw error
+    throw new BackupError(`the restore failed: ${(error as Error).message}`, 1)
+  }
+  let previous: string | null = null
+  try {
+    if (existsSync(target)) {
+      const aside = `${target}.before-restore-${stamp(now)}`
+      if (existsSync(aside)) throw new BackupError(`${aside} exists already; try again in a second`, 1)
+      renameSync(target, aside)
+      previous = aside
+      for (const suffix of ['-wal', '-shm']) if (existsSync(target + suffix)) renameSync(target + suffix, previous + suffix)
+    }
     renameSync(partial, target)
     syncToDisk(target)
   } catch (error) {
@@ -64,6 +96,7 @@ export async function restoreSqlite(target: string, from: string, now = new Date
       renameSync(previous, target)
       for (const suffix of ['-wal', '-shm']) if (existsSync(previous + suffix)) renameSync(previous + suffix, target + suffix)
     }
+    if (error instanceof BackupError) throw error
     throw new BackupError(`the restore failed: ${(error as Error).message}`, 1)
   }
   await (SqliteStore.open(target) as SqliteStore).close()
