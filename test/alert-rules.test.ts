@@ -123,6 +123,30 @@ describe('the alert rules against the service', () => {
     }
   })
 
+  test('every counter with known label values serves each at 0 before its first event: an increase() sees the first one', async () => {
+    const fx = await buildFixture('sqlite', { JWT_ISSUER: 'http://127.0.0.1:9/issuer', JWT_AUDIENCE: 'api' })
+    try {
+      const text = (await fx.app.inject({ method: 'GET', url: '/metrics' })).body
+      for (const series of [
+        'webhook_deliveries_total{outcome="delivered"}',
+        'webhook_deliveries_total{outcome="retried"}',
+        'webhook_deliveries_total{outcome="given_up"}',
+        'webhook_deliveries_total{outcome="disabled"}',
+        'webhook_subscriptions_disabled_total{reason="gone"}',
+        'webhook_subscriptions_disabled_total{reason="failing"}',
+        'jwt_verifications_total{result="valid"}',
+        'jwt_verifications_total{result="invalid"}',
+        'jwt_verifications_total{result="keys_unavailable"}',
+        'jwks_fetches_total{result="success"}',
+        'jwks_fetches_total{result="failure"}',
+      ]) {
+        assert.ok(text.split('\n').includes(`${series} 0`), `${series} is served at 0 from the start`)
+      }
+    } finally {
+      await fx.close()
+    }
+  })
+
   test('every metric and label the rules read is served at /metrics (both stores, after real traffic)', async () => {
     const served = { metrics: new Set(FROM_PROMETHEUS.metrics), labels: new Set(FROM_PROMETHEUS.labels) }
     for (const kind of STORE_KINDS) {

@@ -1,5 +1,6 @@
 import { type JWTPayload, errors, jwtVerify } from 'jose'
 import { Counter, type Registry } from 'prom-client'
+import { fromZero } from '../observability/collected-metrics.js'
 import type { HasMetrics } from '../observability/metrics.js'
 import type { JwtConfig } from '../config/config.js'
 import type { Authenticator, Principal } from './principal.js'
@@ -42,18 +43,26 @@ function scopesOf(payload: JWTPayload): Set<Scope> {
 export class JwtAuthenticator implements Authenticator, HasMetrics {
   private readonly cache = new Map<string, Verified>()
   private readonly keys: ProviderKeys
-  private readonly verifications = new Counter({
-    name: 'jwt_verifications_total',
-    help: 'JWT access tokens verified (cached answers not counted), by result',
-    labelNames: ['result'],
-    registers: [],
-  })
-  private readonly fetches = new Counter({
-    name: 'jwks_fetches_total',
-    help: "Fetches of the identity provider's keys, by result",
-    labelNames: ['result'],
-    registers: [],
-  })
+  private readonly verifications = fromZero(
+    new Counter({
+      name: 'jwt_verifications_total',
+      help: 'JWT access tokens verified (cached answers not counted), by result',
+      labelNames: ['result'],
+      registers: [],
+    }),
+    'result',
+    ['valid', 'invalid', 'keys_unavailable'],
+  )
+  private readonly fetches = fromZero(
+    new Counter({
+      name: 'jwks_fetches_total',
+      help: "Fetches of the identity provider's keys, by result",
+      labelNames: ['result'],
+      registers: [],
+    }),
+    'result',
+    ['success', 'failure'],
+  )
 
   /** The `kid`s of unusable keys already warned about: once each. */
   private readonly unusableKeys = new Set<string>()

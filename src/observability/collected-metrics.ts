@@ -24,3 +24,13 @@ export function counterReading(registry: Registry, name: string, help: string, r
     },
   })
 }
+
+/**
+ * Serves each of `values` of the counter's `label` at 0 from the start, as Prometheus' client
+ * libraries advise: a series that first appears at 1 has no increase, and an alert on the
+ * counter's increase would miss the first event.
+ */
+export function fromZero<T extends string>(counter: Counter<T>, label: T, values: readonly string[]): Counter<T> {
+  for (const value of values) counter.inc({ [label]: value } as Partial<Record<T, string>>, 0)
+  return counter
+}

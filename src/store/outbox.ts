@@ -33,10 +33,13 @@ export interface FinishedDelivery {
   status: number | null
 }
 
+/** Why an outcome disables a subscription: the receiver answered 410, or failed for too long. */
+export const DISABLE_REASONS = ['gone', 'failing'] as const
+
 /** A subscription that an outcome disabled: the receiver answered 410, or failed for too long. */
 export interface DisabledSubscription {
   id: string
-  reason: 'gone' | 'failing'
+  reason: (typeof DISABLE_REASONS)[number]
   /** disabledReason, as the API shows it. */
   description: string
 }

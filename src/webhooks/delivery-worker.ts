@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks'
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Histogram, type Registry } from 'prom-client'
+import { fromZero } from '../observability/collected-metrics.js'
 import type { HasMetrics } from '../observability/metrics.js'
 import type { WebhookConfig } from '../config/config.js'
-import type { ClaimedDelivery, DeliveryOutcome, FinishedDelivery, Outbox } from '../store/outbox.js'
+import { type ClaimedDelivery, DISABLE_REASONS, type DeliveryOutcome, type FinishedDelivery, type Outbox } from '../store/outbox.js'
 import type { AttemptResult, AttemptSender } from './sender.js'
 import { retryDelay } from './retry.js'
 import { openSecret } from './secrets.js'
@@ -72,12 +73,16 @@ export class DeliveryWorker implements HasMetrics {
   private readonly cut: ClaimedDelivery[] = []
   private recordTimer: NodeJS.Timeout | undefined
   private readonly recording = new Set<Promise<void>>()
-  private readonly outcomes = new Counter({
-    name: 'webhook_deliveries_total',
-    help: 'Webhook attempts by outcome: delivered (2xx), retried, given_up (after the last retry) or disabled (410 Gone)',
-    labelNames: ['outcome'],
-    registers: [],
-  })
+  private readonly outcomes = fromZero(
+    new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook attempts by outcome: delivered (2xx), retried, given_up (after the last retry) or disabled (410 Gone)',
+      labelNames: ['outcome'],
+      registers: [],
+    }),
+    'outcome',
+    Object.values(OUTCOME_LABEL),
+  )
   private readonly duration = new Histogram({
     name: 'webhook_delivery_duration_seconds',
     help: 'Time of each webhook attempt, from the request to the answer or the failure',
@@ -92,12 +97,16 @@ export class DeliveryWorker implements HasMetrics {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  private readonly disabledCount = new Counter({
-    name: 'webhook_subscriptions_disabled_total',
-    help: 'Webhook subscriptions disabled by their outcomes, by reason: gone (410) or failing (no 2xx for WEBHOOK_DISABLE_AFTER)',
-    labelNames: ['reason'],
-    registers: [],
-  })
+  private readonly disabledCount = fromZero(
+    new Counter({
+      name: 'webhook_subscriptions_disabled_total',
+      help: 'Webhook subscriptions disabled by their outcomes, by reason: gone (410) or failing (no 2xx for WEBHOOK_DISABLE_AFTER)',
+      labelNames: ['reason'],
+      registers: [],
+    }),
+    'reason',
+    DISABLE_REASONS,
+  )
 
   registerMetrics(registry: Registry): void {
     registry.registerMetric(this.outcomes)
