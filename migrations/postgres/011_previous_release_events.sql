@@ -8,6 +8,7 @@
 -- deleted subscriptions for the delivery workers to trip on, and lose ON DELETE CASCADE.
 -- The trigger may be dropped by the first release whose previous release locks as this one does.
 SET LOCAL lock_timeout = '3s';
+SET LOCAL statement_timeout = '10s';
 
 CREATE FUNCTION webhook_deliveries_skip_gone_subscription() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

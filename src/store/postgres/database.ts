@@ -9,6 +9,13 @@ import { type Pools, isReadOnly, openPools, unavailableOr, withConnection } from
 const MIGRATION_LOCK = 7_250_001
 export const FIRST_TOKEN_LOCK = 7_250_002
 
+/** How long a migration waits for a table lock, how often it is tried, and the pause between tries. */
+const MIGRATION_LOCK_TIMEOUT = '3s'
+const MIGRATION_ATTEMPTS = 4
+const MIGRATION_RETRY_PAUSE_MS = 1_000
+/** SQLSTATE lock_not_available: a lock_timeout ran out. */
+const LOCK_NOT_AVAILABLE = '55P03'
+
 /** After the read server failed, reads go to the primary for this long before it is tried again. */
 const READ_RETRY_MS = 5_000
 
@@ -78,9 +85,34 @@ export class PostgresDatabase {
     })
   }
 
+  /**
+   * Applies the pending migrations in one transaction. Each file waits at most
+   * MIGRATION_LOCK_TIMEOUT for a table lock (its own SET LOCAL may say otherwise): a migration
+   * queued behind a long transaction would stall every write queued behind it. A lock timeout
+   * rolls everything back and is tried again; after MIGRATION_ATTEMPTS the error names the file.
+   */
   private async migrate(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const current = { name: '' }
+      try {
+        await this.migrateOnce(current)
+        return
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error
+        if (attempt === MIGRATION_ATTEMPTS) {
+          throw new Error(
+            `migration ${current.name} waited ${MIGRATION_LOCK_TIMEOUT} for a lock ${attempt} times: another session holds a lock on a table it changes (see pg_locks); nothing was changed`,
+            { cause: error },
+          )
+        }
+        this.log.warn({ migration: current.name, attempt }, 'a migration waited too long for a lock; it was rolled back and is tried again')
+        await new Promise((resolve) => setTimeout(resolve, MIGRATION_RETRY_PAUSE_MS))
+      }
+    }
+  }
+
+  private async migrateOnce(current: { name: string }): Promise<void> {
     await this.lockedTransaction(MIGRATION_LOCK, async (client) => {
-      await client.query('SET LOCAL statement_timeout = 0')
       await client.query(
         'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
       )
@@ -88,6 +120,10 @@ export class PostgresDatabase {
         (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
       )
       for (const migration of pendingMigrations('postgres', applied)) {
+        current.name = migration.name
+        // A file's own SET LOCAL holds until the transaction ends: each starts from the same bounds.
+        await client.query(`SET LOCAL lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`)
+        await client.query('SET LOCAL statement_timeout = 0')
         await client.query(migration.sql)
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name])
       }

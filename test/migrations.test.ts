@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import pg from 'pg'
+import { STORE_KINDS, type TestDatabase, freshDatabase, runOnDatabase } from '../support/databases.js'
+import { REPO_ROOT, runCli } from '../support/service.js'
+
+/** Undoes migration 011 by hand: the database of an instance one release behind. */
+const UNDO_011 =
+  'DROP TRIGGER webhook_deliveries_skip_gone_subscription ON webhook_deliveries; ' +
+  'DROP FUNCTION webhook_deliveries_skip_gone_subscription(); DELETE FROM schema_migrations WHERE version = 11'
+
+describe('the PostgreSQL migrations, checked by squawk', () => {
+  test('squawk finds no violation in migrations/postgres (waivers only on the line before their statement)', async () => {
+    const squawk = join(REPO_ROOT, 'node_modules', '.bin', 'squawk')
+    const outcome = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(
+        squawk,
+        // migrate wraps the pending files in one transaction.
+        ['--pg-version=15', '--assume-in-transaction', '--reporter=gcc', 'migrations/postgres/*.sql'],
+        { cwd: REPO_ROOT, timeout: 60_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      )
+    })
+    assert.equal(outcome.output.trim(), '')
+    assert.equal(outcome.code, 0)
+  })
+})
+
+for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
+  describe('plantstore migrate against locks held by an operator', () => {
+    let db: TestDatabase
+    before(async () => {
+      db = await freshDatabase(kind)
+      const migrated = await runCli(['migrate'], { DATABASE_URL: db.url })
+      assert.equal(migrated.code, 0, migrated.stderr)
+      await runOnDatabase(db, UNDO_011)
+    })
+    after(() => db.drop())
+
+    test("behind an operator's LOCK TABLE, migrate gives up after a few tries: exit 1, one line naming the migration, nothing changed", async () => {
+      const operator = new pg.Client({ connectionString: db.url })
+      await operator.connect()
+      try {
+        await operator.query('BEGIN')
+        await operator.query('LOCK TABLE webhook_deliveries IN ACCESS EXCLUSIVE MODE')
+        const started = performance.now()
+        const migrated = await runCli(['migrate'], { DATABASE_URL: db.url })
+        const tookMs = performance.now() - started
+        assert.equal(migrated.code, 1, migrated.stderr)
+        const lines = migrated.stderr.trim().split('\n')
+        assert.equal(lines.length, 1, migrated.stderr)
+        assert.match(lines[0]!, /^plantstore: .*migration 011_previous_release_events\.sql waited 3s for a lock 4 times/)
+        assert.ok(tookMs < 28_000, `it gave up in ${tookMs} ms`)
+      } finally {
+        await operator.query('ROLLBACK')
+        await operator.end()
+      }
+      const applied = await runOnDatabase(db, 'SELECT 1 FROM schema_migrations WHERE version = 11')
+      assert.equal(applied.rowCount, 0, 'nothing was applied')
+    })
+
+    test('once the lock is released, migrate applies the migration', async () => {
+      const migrated = await runCli(['migrate'], { DATABASE_URL: db.url })
+      assert.equal(migrated.code, 0, migrated.stderr)
+      const applied = await runOnDatabase(db, 'SELECT 1 FROM schema_migrations WHERE version = 11')
+      assert.equal(applied.rowCount, 1)
+    })
+  })
+}
