@@ -5,6 +5,9 @@ import { PostgresStore } from '../src/store/postgres/store.js'
 import type { NewPlant } from '../src/store/store.js'
 import { STORE_KINDS, type TestDatabase, adminQuery, freshDatabase } from '../support/databases.js'
 
+/** A create's outcome as a yes or no: it answers the new plant's version, null when the id exists. */
+const wasCreated = (version: number | null) => version !== null
+
 const plant = (id: number, name: string | null = `plant ${id}`): NewPlant =>
   ({ id: BigInt(id), owner: 'batcher', name, tag: null }) as NewPlant
 
@@ -41,10 +44,10 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
 
     test('creates of one turn are one INSERT; each learns its own outcome, and the later of two equal ids, tried after, loses', async () => {
       const outcomes = await Promise.all([
-        store.plants.create(plant(1)),
-        store.plants.create(plant(2)),
-        store.plants.create(plant(1, 'second of id 1')),
-        store.plants.create(plant(3)),
+        store.plants.create(plant(1)).then(wasCreated),
+        store.plants.create(plant(2)).then(wasCreated),
+        store.plants.create(plant(1, 'second of id 1')).then(wasCreated),
+        store.plants.create(plant(3)).then(wasCreated),
       ])
       assert.deepEqual(outcomes, [true, true, false, true])
       assert.equal(await statements('create_plants'), 1)
@@ -55,27 +58,30 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
 
     test('a create made in the next turn of the event loop joins the INSERT of the turn before; two turns later, it does not', async () => {
       const before = await statements('create_plants')
-      const first = store.plants.create(plant(40))
+      const first = store.plants.create(plant(40)).then(wasCreated)
       await new Promise((resolve) => setImmediate(resolve))
-      const second = store.plants.create(plant(41))
+      const second = store.plants.create(plant(41)).then(wasCreated)
       assert.deepEqual(await Promise.all([first, second]), [true, true])
       assert.equal((await statements('create_plants')) - before, 1)
       const alone = await statements('create_plant')
-      const third = store.plants.create(plant(42))
+      const third = store.plants.create(plant(42)).then(wasCreated)
       await new Promise((resolve) => setImmediate(resolve))
       await new Promise((resolve) => setImmediate(resolve))
-      const fourth = store.plants.create(plant(43))
+      const fourth = store.plants.create(plant(43)).then(wasCreated)
       assert.deepEqual(await Promise.all([third, fourth]), [true, true])
       assert.equal((await statements('create_plant')) - alone, 2)
     })
 
     test('an id that exists already is refused in a batch too', async () => {
-      assert.deepEqual(await Promise.all([store.plants.create(plant(2, 'again')), store.plants.create(plant(4))]), [false, true])
+      assert.deepEqual(
+        await Promise.all([store.plants.create(plant(2, 'again')).then(wasCreated), store.plants.create(plant(4)).then(wasCreated)]),
+        [false, true],
+      )
       assert.equal((await store.plants.list({ ...everyPlant, after: 1n }, 1)).json, '{"name":"plant 2"}')
     })
 
     test('deletes of one turn are one DELETE that keeps to each owner, and the later of two on one id finds it gone', async () => {
-      await Promise.all([20, 21, 22, 23].map((id) => store.plants.create(plant(id))))
+      await Promise.all([20, 21, 22, 23].map((id) => store.plants.create(plant(id)).then(wasCreated)))
       const before = await statements('delete_plants')
       const outcomes = await Promise.all([
         store.plants.delete(20n, 'batcher'),
@@ -91,9 +97,9 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
 
     test('a create that fails does not take the others of its batch down with it', async () => {
       const outcomes = await Promise.allSettled([
-        store.plants.create(plant(10)),
-        store.plants.create(plant(11, null)),
-        store.plants.create(plant(12)),
+        store.plants.create(plant(10)).then(wasCreated),
+        store.plants.create(plant(11, null)).then(wasCreated),
+        store.plants.create(plant(12)).then(wasCreated),
       ])
       assert.deepEqual(
         outcomes.map((outcome) => outcome.status),
@@ -103,8 +109,8 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
     })
 
     test('identical lists of one turn are one query, and each owner still gets only its own page', async () => {
-      await store.plants.create({ id: 500n, owner: 'lister', name: 'of lister', tag: null })
-      await store.plants.create({ id: 501n, owner: 'lister2', name: 'of lister2', tag: null })
+      await store.plants.create({ id: 500n, owner: 'lister', name: 'of lister', tag: null }).then(wasCreated)
+      await store.plants.create({ id: 501n, owner: 'lister2', name: 'of lister2', tag: null }).then(wasCreated)
       const ofLister = { owner: 'lister', tag: null, after: null, upTo: null }
       const before = await statements('list_plants_by_owner')
       const pages = await Promise.all([
@@ -119,7 +125,7 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
     test("a list asked after a create was acknowledged sees it, though the same list was asked in the create's turn", async () => {
       const ofLister = { owner: 'lister3', tag: null, after: null, upTo: null }
       const early = store.plants.list(ofLister, 20)
-      assert.equal(await store.plants.create({ id: 600n, owner: 'lister3', name: 'fresh', tag: null }), true)
+      assert.equal(await store.plants.create({ id: 600n, owner: 'lister3', name: 'fresh', tag: null }).then(wasCreated), true)
       const late = await store.plants.list(ofLister, 20)
       assert.equal(late.json, '{"name":"fresh"}')
       await early
@@ -146,7 +152,7 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
         await adminQuery(`ALTER DATABASE ${name} SET synchronous_commit = off`)
         await assert.rejects(PostgresStore.open(config(db.url, false)), /synchronous_commit is off/)
         const store = await PostgresStore.open(config(db.url, true))
-        assert.equal(await store.plants.create(plant(1)), true, 'with session settings it serves, raised to on')
+        assert.equal(await store.plants.create(plant(1)).then(wasCreated), true, 'with session settings it serves, raised to on')
         await store.close()
       } finally {
         await db.drop()

@@ -10,6 +10,9 @@ import { SqliteStore } from '../src/store/sqlite/store.js'
 import type { NewPlant } from '../src/store/store.js'
 import { tempFolder } from '../support/service.js'
 
+/** A create's outcome as a yes or no: it answers the new plant's version, null when the id exists. */
+const wasCreated = (version: number | null) => version !== null
+
 describe("the SQLite store's group commit, on a real file", () => {
   const folder = tempFolder()
   let store: SqliteStore
@@ -26,9 +29,9 @@ describe("the SQLite store's group commit, on a real file", () => {
 
   test('writes of one turn are committed together and each learns its own outcome', async () => {
     const outcomes = await Promise.all([
-      store.plants.create(plant(1)),
-      store.plants.create(plant(2)),
-      store.plants.create(plant(1, 'duplicate')),
+      store.plants.create(plant(1)).then(wasCreated),
+      store.plants.create(plant(2)).then(wasCreated),
+      store.plants.create(plant(1, 'duplicate')).then(wasCreated),
       store.plants.delete(2n, 'grouper'),
       store.plants.delete(3n, 'grouper'),
     ])
@@ -39,9 +42,9 @@ describe("the SQLite store's group commit, on a real file", () => {
 
   test('a write that fails does not take the others of its batch down with it', async () => {
     const outcomes = await Promise.allSettled([
-      store.plants.create(plant(10)),
-      store.plants.create(plant(11, null)),
-      store.plants.create(plant(12)),
+      store.plants.create(plant(10)).then(wasCreated),
+      store.plants.create(plant(11, null)).then(wasCreated),
+      store.plants.create(plant(12)).then(wasCreated),
     ])
     assert.equal(outcomes[0]?.status, 'fulfilled')
     assert.equal(outcomes[1]?.status, 'rejected')
@@ -52,9 +55,9 @@ describe("the SQLite store's group commit, on a real file", () => {
 
   test('a write made in the next turn of the event loop joins the commit of the turn before', async () => {
     const before = { ...store.commitCounts }
-    const first = store.plants.create(plant(20))
+    const first = store.plants.create(plant(20)).then(wasCreated)
     await new Promise((resolve) => setImmediate(resolve))
-    const second = store.plants.create(plant(21))
+    const second = store.plants.create(plant(21)).then(wasCreated)
     assert.deepEqual(await Promise.all([first, second]), [true, true])
     assert.deepEqual(store.commitCounts, { transactions: before.transactions + 1, writes: before.writes + 2 })
   })
@@ -63,10 +66,10 @@ describe("the SQLite store's group commit, on a real file", () => {
     const registry = new Registry()
     store.registerMetrics(registry)
     const before = { ...store.commitCounts }
-    const first = store.plants.create(plant(30))
+    const first = store.plants.create(plant(30)).then(wasCreated)
     await new Promise((resolve) => setImmediate(resolve))
     await new Promise((resolve) => setImmediate(resolve))
-    const second = store.plants.create(plant(31))
+    const second = store.plants.create(plant(31)).then(wasCreated)
     assert.deepEqual(await Promise.all([first, second]), [true, true])
     assert.deepEqual(store.commitCounts, { transactions: before.transactions + 2, writes: before.writes + 2 })
     const text = await registry.metrics()
@@ -101,7 +104,7 @@ describe("the SQLite store's page cache", () => {
       const owner = `owner of ${id}`
       assert.equal((await firstPage(owner)).count, 0)
       assert.equal((await firstPage(owner)).count, 0, 'now cached')
-      assert.equal(await writer().plants.create(newPlant(id, owner)), true)
+      assert.equal(await writer().plants.create(newPlant(id, owner)).then(wasCreated), true)
       assert.deepEqual(await firstPage(owner), { json: `{"name":"plant ${id}"}`, count: 1, lastId: BigInt(id) })
       assert.equal(await writer().plants.delete(BigInt(id), owner), true)
       assert.equal((await firstPage(owner)).count, 0)
@@ -109,8 +112,8 @@ describe("the SQLite store's page cache", () => {
   }
 
   test('owners whose names and tags could run together each get their own page', async () => {
-    await store.plants.create({ id: 300n, owner: 'a|b', name: 'of a|b', tag: null })
-    await store.plants.create({ id: 301n, owner: 'a', name: 'of a, tagged b', tag: 'b' })
+    await store.plants.create({ id: 300n, owner: 'a|b', name: 'of a|b', tag: null }).then(wasCreated)
+    await store.plants.create({ id: 301n, owner: 'a', name: 'of a, tagged b', tag: 'b' }).then(wasCreated)
     const ofAB = await store.plants.list({ owner: 'a|b', tag: null, after: null, upTo: null }, 20)
     const ofATaggedB = await store.plants.list({ owner: 'a', tag: 'b', after: null, upTo: null }, 20)
     assert.equal(ofAB.json, '{"name":"of a|b"}')
@@ -139,7 +142,7 @@ describe('the SQLite store while another connection holds the write lock', () =>
 
   test('a write waits for the lock without blocking the event loop, then commits', async () => {
     holder.prepare('BEGIN IMMEDIATE').run()
-    const created = store.plants.create({ id: 1n, owner, name: 'patient', tag: null })
+    const created = store.plants.create({ id: 1n, owner, name: 'patient', tag: null }).then(wasCreated)
     const started = performance.now()
     await new Promise((resolve) => setTimeout(resolve, 200))
     assert.ok(performance.now() - started < 1_000, 'timers still run while the write waits')
@@ -178,13 +181,17 @@ describe('the SQLite store while another connection holds the write lock', () =>
     holder.prepare('BEGIN IMMEDIATE').run()
     try {
       const started = performance.now()
-      await assert.rejects(store.plants.create({ id: 2n, owner, name: 'impatient', tag: null }), StoreUnavailableError)
+      await assert.rejects(store.plants.create({ id: 2n, owner, name: 'impatient', tag: null }).then(wasCreated), StoreUnavailableError)
       assert.ok(performance.now() - started >= 4_900)
     } finally {
       holder.prepare('COMMIT').run()
     }
     assert.equal((await list()).count, 1)
-    assert.equal(await store.plants.create({ id: 3n, owner, name: 'later', tag: null }), true, 'writes go on once the lock is free')
+    assert.equal(
+      await store.plants.create({ id: 3n, owner, name: 'later', tag: null }).then(wasCreated),
+      true,
+      'writes go on once the lock is free',
+    )
   })
 })
 

@@ -49,8 +49,8 @@ export const HEADERS = {
     ETag: Type.String({
       maxLength: 30,
       description:
-        "The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll",
-      examples: ['"3"'],
+        "The plant's version as a strong entity tag, opaque and never given to two states of one id (a re-created plant's tags are all new): send it back in If-Match to change or delete only this version, in If-None-Match to poll",
+      examples: ['"1000000000003"'],
     }),
   },
   retryAfter: {

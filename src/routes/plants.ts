@@ -47,20 +47,23 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
     return condition
   }
 
-  /** The create of one plant; with a key, the kept outcome of an earlier request may answer instead. */
+  /**
+   * The create of one plant: its version, or 'exists'. With a key, the kept outcome of an earlier
+   * request may answer instead, with the plant's version now (null when it is gone).
+   */
   async function create(
     plants: PlantRecords,
     plant: NewPlant,
     key: string | undefined,
     reply: FastifyReply,
-  ): Promise<'created' | 'exists'> {
-    if (key === undefined) return (await plants.create(plant)) ? 'created' : 'exists'
+  ): Promise<number | null | 'exists'> {
+    if (key === undefined) return (await plants.create(plant)) ?? 'exists'
     const keptSince = new Date(Date.now() - idempotencyTtlMs)
     const result = await plants.createWithKey(plant, { key, fingerprint: fingerprint(plant), keptSince })
     if (result.outcome === 'in-flight') throw keyInFlight()
     if (result.outcome === 'mismatch') throw keyMismatch()
     if (result.replayed) reply.header('idempotent-replayed', 'true')
-    return result.outcome
+    return result.outcome === 'exists' ? 'exists' : result.version
   }
 
   app.post<{ Body: NewPlantBody }>(
@@ -76,10 +79,13 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
         headers: IdempotencyHeaders,
         body: ref(NewPlantSchema),
         response: {
-          200: response('The plant was created and committed; Location names it', {
-            body: PlantSchema,
-            headers: { ...HEADERS.location, ...HEADERS.etag, ...HEADERS.replayed },
-          }),
+          200: response(
+            "The plant was created and committed; Location names it. A replayed create's ETag is the plant's current one, absent when it has since been deleted",
+            {
+              body: PlantSchema,
+              headers: { ...HEADERS.location, ...HEADERS.etag, ...HEADERS.replayed },
+            },
+          ),
           ...errorResponses([400, 409, 422]),
         },
       },
@@ -88,8 +94,10 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
       const { id, name, tag } = request.body
       const key = idempotencyKey(request.headers['idempotency-key'])
       const plant = { id, owner: principalOf(request).subject, name, tag: tag ?? null, traceParent: traceParentOf(request.traceSpan) }
-      if ((await create(request.store.plants, plant, key, reply)) === 'exists') throw duplicatePlant(id)
-      reply.header('location', `/plants/${id}`).header('etag', etagOf(1))
+      const version = await create(request.store.plants, plant, key, reply)
+      if (version === 'exists') throw duplicatePlant(id)
+      reply.header('location', `/plants/${id}`)
+      if (version !== null) reply.header('etag', etagOf(version))
       return tag === undefined ? { name } : { name, tag }
     },
   )

@@ -44,11 +44,20 @@ export interface IdempotencyKey {
 /**
  * The outcome of a create made with an Idempotency-Key: created (200) or the id existed (400),
  * now or `replayed` from the first request with the key; or the key was used for another
- * request; or a request with the key is still being committed.
+ * request; or a request with the key is still being committed. A created plant's `version` is
+ * its current one (a replay's plant may have changed since), null when it is gone.
  */
-export type KeyedCreate = { outcome: 'created' | 'exists'; replayed: boolean } | { outcome: 'mismatch' } | { outcome: 'in-flight' }
+export type KeyedCreate =
+  | { outcome: 'created'; replayed: boolean; version: number | null }
+  | { outcome: 'exists'; replayed: boolean }
+  | { outcome: 'mismatch' }
+  | { outcome: 'in-flight' }
 
-/** A plant as kept, with its version: 1 when created, one more at each change (the ETag). */
+/**
+ * A plant as kept, with its version (the ETag): a new one at its creation and at each change,
+ * drawn from one counter for the whole store, so no two states of one id ever share one, even
+ * across a delete and a re-create.
+ */
 export interface VersionedPlant {
   plant: Plant
   version: number
@@ -78,8 +87,8 @@ export type ConditionalDelete = 'deleted' | 'not-found' | 'precondition-failed'
  * and covers the plant's owner.
  */
 export interface PlantRecords {
-  /** false when a plant with this id already exists, whoever owns it. */
-  create(plant: NewPlant): Promise<boolean>
+  /** The new plant's version; null when a plant with this id already exists, whoever owns it. */
+  create(plant: NewPlant): Promise<number | null>
   /**
    * A create under an Idempotency-Key of the owner: the outcome is kept with the plant, in the
    * same transaction, and a later request with the key and the same fingerprint gets it again.
@@ -101,7 +110,7 @@ export interface PlantRecords {
    */
   deleteIfMatch(id: bigint, owner: string | null, ifMatch: IfMatch, traceParent?: string | null): Promise<ConditionalDelete>
   /**
-   * Applies `change` (when `ifMatch` is given, only while the version is one of it), one more
+   * Applies `change` (when `ifMatch` is given, only while the version is one of it), a new
    * version and a plantUpdated event in the same transaction; a change to what is already
    * there is `unchanged`: no new version, no event.
    */

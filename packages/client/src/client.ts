@@ -10,6 +10,7 @@ import {
   type Subscription,
   type SubscriptionPatch,
   type VersionedPlant,
+  type CreatedPlant,
   checkId,
 } from './types.js'
 
@@ -57,9 +58,14 @@ function plantOf(value: unknown): Plant {
  * still equals, and serialises as, the API's Plant.
  */
 async function versionedOf(response: Response): Promise<VersionedPlant> {
+  if (response.headers.get('etag') === null) throw new MalformedAnswerError('the answer has no ETag')
+  return (await withEtag(response)) as VersionedPlant
+}
+
+/** The plant of an answer with its ETag as `etag`, null when the answer has none. */
+async function withEtag(response: Response): Promise<CreatedPlant> {
   const etag = response.headers.get('etag')
-  if (etag === null) throw new MalformedAnswerError('the answer has no ETag')
-  return Object.defineProperty(plantOf(parseJson(await response.text())), 'etag', { value: etag, enumerable: false }) as VersionedPlant
+  return Object.defineProperty(plantOf(parseJson(await response.text())), 'etag', { value: etag, enumerable: false }) as CreatedPlant
 }
 
 /** A deliveries log entry: numbers read exactly (the plant id as a bigint). */
@@ -130,12 +136,15 @@ export class PlantStoreClient {
     return response
   }
 
-  /** Creates a plant (its `etag` is version 1). With an idempotencyKey, a retry of the same call has no second effect. */
-  async createPlant(plant: NewPlant, { idempotencyKey }: { idempotencyKey?: string } = {}): Promise<VersionedPlant> {
+  /**
+   * Creates a plant, with its `etag`. With an idempotencyKey, a retry of the same call has no
+   * second effect and answers the plant's current `etag` (null when it has since been deleted).
+   */
+  async createPlant(plant: NewPlant, { idempotencyKey }: { idempotencyKey?: string } = {}): Promise<CreatedPlant> {
     const body = toJson({ id: checkId(plant.id), name: plant.name, ...(plant.tag === undefined ? {} : { tag: plant.tag }) })
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey
-    return versionedOf(await this.call('POST', '/plants', { body, headers }))
+    return withEtag(await this.call('POST', '/plants', { body, headers }))
   }
 
   /** The plant, with its version as `etag`. */

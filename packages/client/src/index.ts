@@ -11,6 +11,7 @@ export type {
   Subscription,
   SubscriptionPatch,
   VersionedPlant,
+  CreatedPlant,
 } from './types.js'
 export { type WebhookEvent, WebhookVerificationError, verifyWebhook, verifyWebhookEvent } from './webhook.js'
 export type { components, operations, paths } from './generated/openapi.js'

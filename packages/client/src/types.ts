@@ -4,6 +4,8 @@ import type { components } from './generated/openapi.js'
 export type Plant = components['schemas']['Plant']
 /** A plant with its version, the ETag to send back as `ifMatch`: `etag` is not enumerable, so the object still equals a Plant. */
 export type VersionedPlant = Plant & { readonly etag: string }
+/** A created plant with its ETag; `etag` is null only for a replayed create whose plant has since been deleted. */
+export type CreatedPlant = Plant & { readonly etag: string | null }
 /** What updatePlant may change: `tag: null` removes the tag. */
 export type PlantPatch = components['schemas']['PlantPatch']
 /** A plant to create, and the body of a `newPlant` webhook: `id` is an exact int64. */

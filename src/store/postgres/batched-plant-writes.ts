@@ -18,6 +18,12 @@ function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[]
   return writes.map((write) => changed.has(String(write.id)))
 }
 
+/** For each create, in order, the version its plant was given; null when its id existed. */
+function createdVersions(plants: { id: bigint }[], rows: { id: string; version: string }[]): (number | null)[] {
+  const versions = new Map(rows.map((row) => [row.id, Number(row.version)]))
+  return plants.map((plant) => versions.get(String(plant.id)) ?? null)
+}
+
 /**
  * The unconditional creates and deletes of plants: those of one turn of the event loop go to
  * the server as one statement each, so one round trip, one plan and one commit for all of them.
@@ -27,22 +33,22 @@ function changedIds(writes: { id: bigint }[], rows: { id: string }[]): boolean[]
 export class BatchedPlantWrites {
   constructor(private readonly database: PostgresDatabase) {}
 
-  private readonly creates = new GroupCommit<NewPlant, boolean>(async (plants) => {
+  private readonly creates = new GroupCommit<NewPlant, number | null>(async (plants) => {
     if (plants.length === 1) {
       const [plant] = plants as [NewPlant]
-      const result = await this.database.query<{ id: string }>(
+      const result = await this.database.query<{ id: string; version: string }>(
         'create_plant',
-        `WITH created AS (INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id, owner), ` +
-          `${NEW_PLANT_EVENTS}SELECT id FROM created`,
+        `WITH created AS (INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id, owner, version), ` +
+          `${NEW_PLANT_EVENTS}SELECT id::text AS id, version::text AS version FROM created`,
         [String(plant.id), plant.owner, plant.name, plant.tag, NEW_PLANT.body(plant), plant.traceParent ?? null],
       )
-      return [result.rowCount === 1]
+      return createdVersions(plants, result.rows)
     }
-    const result = await this.database.query<{ id: string }>(
+    const result = await this.database.query<{ id: string; version: string }>(
       'create_plants',
       'WITH input AS (SELECT * FROM unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS i (id, owner, name, tag, body, trace_parent)), ' +
-        'created AS (INSERT INTO plants (id, owner, name, tag) SELECT id, owner, name, tag FROM input ON CONFLICT (id) DO NOTHING RETURNING id, owner), ' +
-        `${NEW_PLANTS_EVENTS}SELECT id FROM created`,
+        'created AS (INSERT INTO plants (id, owner, name, tag) SELECT id, owner, name, tag FROM input ON CONFLICT (id) DO NOTHING RETURNING id, owner, version), ' +
+        `${NEW_PLANTS_EVENTS}SELECT id::text AS id, version::text AS version FROM created`,
       [
         plants.map((plant) => String(plant.id)),
         plants.map((plant) => plant.owner),
@@ -52,7 +58,7 @@ export class BatchedPlantWrites {
         plants.map((plant) => plant.traceParent ?? null),
       ],
     )
-    return changedIds(plants, result.rows)
+    return createdVersions(plants, result.rows)
   }, idKey)
 
   private readonly deletes = new GroupCommit<PlantTarget, boolean>(async (targets) => {
@@ -83,8 +89,8 @@ export class BatchedPlantWrites {
     return changedIds(targets, result.rows)
   }, idKey)
 
-  /** Whether the plant was created: false when its id exists. */
-  create(plant: NewPlant): Promise<boolean> {
+  /** The created plant's version: null when its id exists. */
+  create(plant: NewPlant): Promise<number | null> {
     return this.creates.add(plant)
   }
 

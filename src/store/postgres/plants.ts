@@ -55,7 +55,14 @@ function plantValues(query: PlantQuery, range: { from: bigint; to: bigint }, cou
   return values
 }
 
-const FIND_KEY = 'SELECT fingerprint, created FROM idempotency_keys WHERE subject = $1 AND key = $2 AND created_at >= $3'
+/** A kept outcome of (subject $1, key $2) kept since $3, with the version of the subject's plant $4 now. */
+const FIND_KEY =
+  'SELECT k.fingerprint, k.created, p.version::text AS version FROM idempotency_keys k ' +
+  'LEFT JOIN plants p ON p.id = $4 AND p.owner = k.subject WHERE k.subject = $1 AND k.key = $2 AND k.created_at >= $3'
+
+type KeptRow = { fingerprint: string; created: boolean; version: string | null }
+
+const keptOutcome = (row: KeptRow) => ({ ...row, version: row.version === null ? null : Number(row.version) })
 
 export class PostgresPlants implements PlantRecords {
   private readonly keysInFlight = new KeysInFlight()
@@ -67,7 +74,7 @@ export class PostgresPlants implements PlantRecords {
     this.batched = new BatchedPlantWrites(database)
   }
 
-  create(plant: NewPlant): Promise<boolean> {
+  create(plant: NewPlant): Promise<number | null> {
     return this.batched.create(plant)
   }
 
@@ -79,26 +86,24 @@ export class PostgresPlants implements PlantRecords {
   async createWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
     // A key whose outcome is kept is answered from it without the lock, so replays that overlap
     // each other all get it: only a first request still being committed is in flight.
-    const kept = await this.database.query<{ fingerprint: string; created: boolean }>('find_idempotency_key', FIND_KEY, [
-      plant.owner,
-      key.key,
-      key.keptSince,
-    ])
-    if (kept.rows[0] !== undefined) return replay(kept.rows[0], key)
+    const keyValues = [plant.owner, key.key, key.keptSince, String(plant.id)]
+    const kept = await this.database.query<KeptRow>('find_idempotency_key', FIND_KEY, keyValues)
+    if (kept.rows[0] !== undefined) return replay(keptOutcome(kept.rows[0]), key)
     return this.keysInFlight.run(plant.owner, key.key, () =>
       this.database.transaction(async (client): Promise<KeyedCreate> => {
         const lock = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
           ownerKey(plant.owner, key.key),
         ])
         if (lock.rows[0]?.locked !== true) return { outcome: 'in-flight' }
-        const kept = await client.query<{ fingerprint: string; created: boolean }>(FIND_KEY, [plant.owner, key.key, key.keptSince])
+        const kept = await client.query<KeptRow>(FIND_KEY, keyValues)
         const row = kept.rows[0]
-        if (row !== undefined) return replay(row, key)
-        const inserted = await client.query(
-          'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+        if (row !== undefined) return replay(keptOutcome(row), key)
+        const inserted = await client.query<{ version: string }>(
+          'INSERT INTO plants (id, owner, name, tag) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING version::text AS version',
           [String(plant.id), plant.owner, plant.name, plant.tag],
         )
-        const created = inserted.rowCount === 1
+        const version = inserted.rows[0] === undefined ? null : Number(inserted.rows[0].version)
+        const created = version !== null
         if (created) {
           await client.query(INSERT_NEW_PLANT_EVENTS, [String(plant.id), NEW_PLANT.body(plant), plant.owner, plant.traceParent ?? null])
         }
@@ -107,7 +112,7 @@ export class PostgresPlants implements PlantRecords {
             'ON CONFLICT (subject, key) DO UPDATE SET fingerprint = excluded.fingerprint, created = excluded.created, created_at = now()',
           [plant.owner, key.key, key.fingerprint, created],
         )
-        return { outcome: created ? 'created' : 'exists', replayed: false }
+        return version === null ? { outcome: 'exists', replayed: false } : { outcome: 'created', replayed: false, version }
       }),
     )
   }
@@ -186,10 +191,13 @@ export class PostgresPlants implements PlantRecords {
       if (!matches(ifMatch, row.version)) return { outcome: 'precondition-failed' }
       const after = applied(row, change)
       if (!after.changed) return { outcome: 'unchanged', plant: after.plant, version: row.version }
-      await client.query('UPDATE plants SET name = $2, tag = $3, version = version + 1 WHERE id = $1', [String(id), after.name, after.tag])
+      const updated = await client.query<{ version: string }>(
+        "UPDATE plants SET name = $2, tag = $3, version = nextval('plant_versions') WHERE id = $1 RETURNING version::text AS version",
+        [String(id), after.name, after.tag],
+      )
       const body = PLANT_UPDATED.body({ id, name: after.name, tag: after.tag })
       await client.query(INSERT_UPDATED_EVENTS, [String(id), body, row.owner, traceParent])
-      return { outcome: 'updated', plant: after.plant, version: row.version + 1 }
+      return { outcome: 'updated', plant: after.plant, version: Number(updated.rows[0]?.version) }
     })
   }
 

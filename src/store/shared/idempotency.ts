@@ -4,12 +4,15 @@ import type { IdempotencyKey, KeyedCreate } from '../store.js'
 interface KeptOutcome {
   fingerprint: string
   created: boolean
+  /** The version of the key's plant now, when the caller still has it: a replay answers it. */
+  version: number | null
 }
 
 /** The answer for a key that has a kept outcome: the same again, or a mismatch. */
 export function replay(kept: KeptOutcome, key: IdempotencyKey): KeyedCreate {
   if (kept.fingerprint !== key.fingerprint) return { outcome: 'mismatch' }
-  return { outcome: kept.created ? 'created' : 'exists', replayed: true }
+  if (!kept.created) return { outcome: 'exists', replayed: true }
+  return { outcome: 'created', replayed: true, version: kept.version }
 }
 
 /** One string per (owner, key): the owner is length-prefixed, so no two pairs share one. */

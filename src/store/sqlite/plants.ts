@@ -31,7 +31,7 @@ function plantFilter(byOwner: boolean, byTag: boolean): string {
   return [byOwner && 'owner = @owner', byTag && 'tag = @tag', 'id BETWEEN @from AND @to'].filter(Boolean).join(' AND ')
 }
 
-type KeptOutcome = { fingerprint: string; created: number } | undefined
+type KeptOutcome = { fingerprint: string; created: number; version: number | null } | undefined
 
 export class SqlitePlants implements PlantRecords {
   private readonly statements
@@ -65,17 +65,25 @@ export class SqlitePlants implements PlantRecords {
     }))
     this.statements = {
       // Positional parameters: binding by name cost more per insert.
-      insert: db.prepare('INSERT INTO plants (id, owner, name, tag, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING'),
+      insert: db.prepare(
+        'INSERT INTO plants (id, owner, name, tag, created_at, version) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+      ),
+      // One counter for the whole store: no version is ever given twice, across deletes too.
+      nextVersion: db.prepare('UPDATE plant_version_counter SET value = value + 1 RETURNING value').pluck(),
       get: db.prepare('SELECT name, tag, version FROM plants WHERE id = ?'),
       getOwn: db.prepare('SELECT name, tag, version FROM plants WHERE id = ? AND owner = ?'),
       // What a conditional write reads under the write lock.
       read: db.prepare('SELECT owner, name, tag, version FROM plants WHERE id = ?'),
-      update: db.prepare('UPDATE plants SET name = ?, tag = ?, version = version + 1 WHERE id = ?'),
+      update: db.prepare('UPDATE plants SET name = ?, tag = ?, version = ? WHERE id = ?'),
       deleteById: db.prepare('DELETE FROM plants WHERE id = ?'),
       // The owner names whose subscriptions hear of the deletion.
       delete: db.prepare('DELETE FROM plants WHERE id = ? RETURNING owner').pluck(),
       deleteOwn: db.prepare('DELETE FROM plants WHERE id = ? AND owner = ? RETURNING owner').pluck(),
-      findKey: db.prepare('SELECT fingerprint, created FROM idempotency_keys WHERE subject = ? AND key = ? AND created_at >= ?'),
+      // With the version of the subject's plant now: a replay answers it.
+      findKey: db.prepare(
+        'SELECT k.fingerprint, k.created, p.version FROM idempotency_keys k LEFT JOIN plants p ON p.id = @id AND p.owner = k.subject ' +
+          'WHERE k.subject = @subject AND k.key = @key AND k.created_at >= @since',
+      ),
       keepKey: db.prepare(
         'INSERT INTO idempotency_keys (subject, key, fingerprint, created, created_at) VALUES (?, ?, ?, ?, ?) ' +
           'ON CONFLICT (subject, key) DO UPDATE SET fingerprint = excluded.fingerprint, created = excluded.created, created_at = excluded.created_at',
@@ -87,15 +95,22 @@ export class SqlitePlants implements PlantRecords {
     this.events = eventStatements(db)
   }
 
-  /** The plant and its events, inside a group commit's transaction; false when the id exists. */
-  private insert(plant: NewPlant, now: number): boolean {
-    if (this.statements.insert.run(plant.id, plant.owner, plant.name, plant.tag, now).changes !== 1) return false
-    if (this.database.subscribed)
-      this.events.newPlant.run(plant.id, NEW_PLANT.body(plant), now, now, plant.traceParent ?? null, plant.owner)
-    return true
+  /** The next version of the store's counter, inside a write transaction. */
+  private nextVersion(): number {
+    return this.statements.nextVersion.get() as number
   }
 
-  create(plant: NewPlant): Promise<boolean> {
+  /** The plant and its events, inside a group commit's transaction; its version, null when the id exists. */
+  private insert(plant: NewPlant, now: number): number | null {
+    const version = this.nextVersion()
+    // A refused insert leaves the counter moved on (the transaction goes on): harmless, as versions only need to be new.
+    if (this.statements.insert.run(plant.id, plant.owner, plant.name, plant.tag, now, version).changes !== 1) return null
+    if (this.database.subscribed)
+      this.events.newPlant.run(plant.id, NEW_PLANT.body(plant), now, now, plant.traceParent ?? null, plant.owner)
+    return version
+  }
+
+  create(plant: NewPlant): Promise<number | null> {
     return this.database.write(() => this.insert(plant, Date.now()))
   }
 
@@ -105,19 +120,20 @@ export class SqlitePlants implements PlantRecords {
    * atomic on the file, so two processes (WORKERS) with one key cannot both create.
    */
   async createWithKey(plant: NewPlant, key: IdempotencyKey): Promise<KeyedCreate> {
-    const findKey = () => this.statements.findKey.get(plant.owner, key.key, key.keptSince.getTime()) as KeptOutcome
+    const findKey = () =>
+      this.statements.findKey.get({ id: plant.id, subject: plant.owner, key: key.key, since: key.keptSince.getTime() }) as KeptOutcome
+    const kept = await this.database.run(findKey)
     // A key whose outcome is kept is answered from it, whoever else replays it meanwhile: only a
     // first request still being committed makes another wait (in-flight).
-    const kept = await this.database.run(findKey)
-    if (kept !== undefined) return replay({ fingerprint: kept.fingerprint, created: kept.created === 1 }, key)
+    if (kept !== undefined) return replay({ ...kept, created: kept.created === 1 }, key)
     return this.keysInFlight.run(plant.owner, key.key, () =>
       this.database.write((): KeyedCreate => {
         const kept = findKey()
-        if (kept !== undefined) return replay({ fingerprint: kept.fingerprint, created: kept.created === 1 }, key)
+        if (kept !== undefined) return replay({ ...kept, created: kept.created === 1 }, key)
         const now = Date.now()
-        const created = this.insert(plant, now)
-        this.statements.keepKey.run(plant.owner, key.key, key.fingerprint, created ? 1 : 0, now)
-        return { outcome: created ? 'created' : 'exists', replayed: false }
+        const version = this.insert(plant, now)
+        this.statements.keepKey.run(plant.owner, key.key, key.fingerprint, version === null ? 0 : 1, now)
+        return version === null ? { outcome: 'exists', replayed: false } : { outcome: 'created', replayed: false, version }
       }),
     )
   }
@@ -198,12 +214,13 @@ export class SqlitePlants implements PlantRecords {
       if (!matches(ifMatch, row.version)) return { outcome: 'precondition-failed' }
       const after = applied(row, change)
       if (!after.changed) return { outcome: 'unchanged', plant: after.plant, version: row.version }
-      this.statements.update.run(after.name, after.tag, id)
+      const version = this.nextVersion()
+      this.statements.update.run(after.name, after.tag, version, id)
       if (this.database.subscribed) {
         const now = Date.now()
         this.events.plantUpdated.run(id, PLANT_UPDATED.body({ id, name: after.name, tag: after.tag }), now, now, traceParent, row.owner)
       }
-      return { outcome: 'updated', plant: after.plant, version: row.version + 1 }
+      return { outcome: 'updated', plant: after.plant, version }
     })
   }
 

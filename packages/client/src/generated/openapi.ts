@@ -1160,7 +1160,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The plant was created and committed; Location names it */
+            /** @description The plant was created and committed; Location names it. A replayed create's ETag is the plant's current one, absent when it has since been deleted */
             200: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -1175,7 +1175,7 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The path of the new plant: /plants/{id} */
                     Location?: string;
-                    /** @description The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll */
+                    /** @description The plant's version as a strong entity tag, opaque and never given to two states of one id (a re-created plant's tags are all new): send it back in If-Match to change or delete only this version, in If-None-Match to poll */
                     ETag?: string;
                     /** @description Sent when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
@@ -1430,7 +1430,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the current minute ends (with RATE_LIMIT) */
                     "RateLimit-Reset"?: number;
-                    /** @description The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll */
+                    /** @description The plant's version as a strong entity tag, opaque and never given to two states of one id (a re-created plant's tags are all new): send it back in If-Match to change or delete only this version, in If-None-Match to poll */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1451,7 +1451,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the current minute ends (with RATE_LIMIT) */
                     "RateLimit-Reset"?: number;
-                    /** @description The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll */
+                    /** @description The plant's version as a strong entity tag, opaque and never given to two states of one id (a re-created plant's tags are all new): send it back in If-Match to change or delete only this version, in If-None-Match to poll */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1951,7 +1951,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the current minute ends (with RATE_LIMIT) */
                     "RateLimit-Reset"?: number;
-                    /** @description The plant's version as a strong entity tag: send it back in If-Match to change or delete only this version, in If-None-Match to poll */
+                    /** @description The plant's version as a strong entity tag, opaque and never given to two states of one id (a re-created plant's tags are all new): send it back in If-Match to change or delete only this version, in If-None-Match to poll */
                     ETag?: string;
                     [name: string]: unknown;
                 };
