@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { EMPTY_PAGE, type PlantPage, type PlantQuery, type PlantRecords } from '../store/plants.js'
 
 /** Rows fetched per query; a response larger than this is streamed page by page. */
@@ -12,9 +13,17 @@ interface PlantList {
 }
 
 /**
+ * Batches read ahead of what the socket has taken: one, so that a reader that reads slowly
+ * holds one batch in memory, not sixteen.
+ */
+const BATCHES_AHEAD = 1
+
+/**
  * Reads the plants of `query` in id order, at most `limit` (undefined: all of them).
  * Larger results are streamed with keyset paging, so memory stays flat whatever the size
- * and no database connection or read transaction is held while the client reads.
+ * and no database connection or read transaction is held while the client reads. Each batch
+ * is read in a turn of the event loop of its own, so other requests are served between them
+ * (on SQLite a read runs on the event loop: a whole list in one turn stopped every request).
  */
 export async function listPlants(plants: PlantRecords, query: PlantQuery, limit: number | undefined): Promise<PlantList> {
   const wanted = limit ?? Infinity
@@ -27,7 +36,8 @@ export async function listPlants(plants: PlantRecords, query: PlantQuery, limit:
   // The page's last id, found before the first byte: it bounds the stream, so the Link header
   // and the body agree even when plants are created while the page is being sent.
   const upTo = limit === undefined ? null : await plants.nthId(query, limit)
-  return { body: Readable.from(streamJsonArray(plants, { ...query, upTo }, first, wanted)), nextAfter: upTo }
+  const body = Readable.from(streamJsonArray(plants, { ...query, upTo }, first, wanted), { highWaterMark: BATCHES_AHEAD })
+  return { body, nextAfter: upTo }
 }
 
 async function* streamJsonArray(plants: PlantRecords, query: PlantQuery, first: PlantPage, wanted: number) {
@@ -43,6 +53,9 @@ async function* streamJsonArray(plants: PlantRecords, query: PlantQuery, first: 
     sent += page.count
     if (page.lastId === null || page.count < requested || sent >= wanted) break
     requested = Math.min(LIST_BATCH, wanted - sent)
+    // A socket that takes whatever is written (a fast reader, a large kernel buffer) would
+    // otherwise ask for the next batch in the same turn, and so on to the end of the list.
+    await nextTurn()
     page = await plants.list({ ...query, after: page.lastId }, requested)
   }
   yield separator === '[' ? '[]' : ']'

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { NEW_PLANT, PLANT_DELETED, PLANT_UPDATED } from '../../api/events.js'
 import { type PlantRow, applied } from '../shared/plant-change.js'
 import { KeysInFlight, replay } from '../shared/idempotency.js'
@@ -22,6 +23,9 @@ import {
 import type { SqliteDatabase } from './database.js'
 import { eventStatements } from './events.js'
 import { CACHED_PAGE_ROWS, PageCache } from './page-cache.js'
+
+/** Ids read per statement while finding the n-th: a few milliseconds of the event loop. */
+const NTH_ID_SLICE = 20_000
 
 /** A plant as the JSON object of the API, made by SQLite: `tag` is left out when it is NULL. */
 const PLANT_JSON = "CASE WHEN tag IS NULL THEN json_object('name', name) ELSE json_object('name', name, 'tag', tag) END"
@@ -58,10 +62,13 @@ export class SqlitePlants implements PlantRecords {
         )
         .safeIntegers(true)
         .raw(true),
-      nthId: db
-        .prepare(`SELECT id FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT 1 OFFSET @offset`)
-        .pluck()
-        .safeIntegers(true),
+      // One slice of the walk to the n-th id: how many ids the slice holds, and its last.
+      idSlice: db
+        .prepare(
+          `SELECT count(*), max(id) FROM (SELECT id FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT CAST(@limit AS INTEGER))`,
+        )
+        .safeIntegers(true)
+        .raw(true),
     }))
     this.statements = {
       // Positional parameters: binding by name cost more per insert.
@@ -178,13 +185,27 @@ export class SqlitePlants implements PlantRecords {
     return { json: json ?? '', count: Number(count), lastId }
   }
 
-  nthId(query: PlantQuery, n: number): Promise<bigint | null> {
-    return this.database.run(() => {
-      const range = idRange(query)
-      if (range === null || n <= 0) return null
-      const id = this.queries(query).nthId.get({ owner: query.owner, tag: query.tag, ...range, offset: n - 1 })
-      return (id as bigint | undefined) ?? null
-    })
+  /**
+   * Walks the index in slices of NTH_ID_SLICE ids, each in a turn of the event loop of its own:
+   * one OFFSET over two million ids held every other request for a second.
+   */
+  async nthId(query: PlantQuery, n: number): Promise<bigint | null> {
+    const range = idRange(query)
+    if (range === null || n <= 0) return null
+    const statement = this.queries(query).idSlice
+    let from = range.from
+    for (let left = n; ;) {
+      const limit = Math.min(left, NTH_ID_SLICE)
+      const [count, last] = (await this.database.run(() =>
+        statement.get({ owner: query.owner, tag: query.tag, from, to: range.to, limit }),
+      )) as [bigint, bigint | null]
+      if (Number(count) < limit || last === null) return null
+      left -= limit
+      if (left === 0) return last
+      if (last >= range.to) return null
+      from = last + 1n
+      await nextTurn()
+    }
   }
 
   get(id: bigint, owner: string | null): Promise<VersionedPlant | null> {
