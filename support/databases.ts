@@ -122,3 +122,39 @@ export async function seedPlants(
     await client.end()
   }
 }
+
+/**
+ * Writes `count` webhook events of one subscription (made here when missing) straight into a
+ * SQLite database: `pending` ones due far in the future (no worker attempts them), or
+ * `delivered` ones finished at `at`. For tests and benchmarks of a large outbox.
+ */
+export async function seedWebhookEvents(
+  db: TestDatabase,
+  events: { count: number; state: 'pending' | 'delivered'; at: number },
+): Promise<void> {
+  if (db.kind !== 'sqlite') throw new Error('seedWebhookEvents writes SQLite files only')
+  const { Database } = await import('../src/store/sqlite/driver.js')
+  const sqlite = new Database(db.url.slice('sqlite:'.length), { timeout: 10_000 })
+  try {
+    sqlite.transaction(() => {
+      sqlite
+        .prepare(
+          'INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, created_at) ' +
+            "VALUES ('wh_seeded', 'seeded', 0, 'http://127.0.0.1:9/', 'whsec_seeded', ?) ON CONFLICT (id) DO NOTHING",
+        )
+        .run(events.at)
+      const first = (sqlite.prepare('SELECT coalesce(max(id), 0) FROM webhook_deliveries').pluck().get() as number) + 1
+      sqlite
+        .prepare(
+          'WITH RECURSIVE n (i) AS (SELECT @first UNION ALL SELECT i + 1 FROM n WHERE i < @first + @count - 1) ' +
+            'INSERT INTO webhook_deliveries (subscription_id, event, message_id, plant_id, body, state, next_attempt_at, created_at, finished_at) ' +
+            "SELECT 'wh_seeded', 'newPlant', 'msg_seeded_' || i, i, '{\"id\":' || i || ',\"name\":\"a seeded plant\"}', @state, " +
+            "CASE WHEN @state = 'pending' THEN 9000000000000000 ELSE @at END, @at, CASE WHEN @state = 'pending' THEN NULL ELSE @at END FROM n",
+        )
+        .run({ first, count: events.count, state: events.state, at: events.at })
+    })()
+    checkpoint(sqlite)
+  } finally {
+    sqlite.close()
+  }
+}

@@ -97,6 +97,8 @@ for (const kind of STORE_KINDS) {
       assert.equal(await store.outbox.prune(new Date(Date.now() + 60_000), 1), 1, 'in batches of the limit')
       assert.equal(await store.outbox.prune(new Date(Date.now() + 60_000), 1_000), 1)
       assert.equal((await store.outbox.backlog()).pending, 1, 'the third event is still pending')
+      assert.equal(await store.subscriptions.delete('wh_prune', null), true)
+      assert.deepEqual(await store.outbox.backlog(), { pending: 0, oldestCreatedAt: null }, 'its events went with the subscription')
     } finally {
       await store.close()
       await db.drop()

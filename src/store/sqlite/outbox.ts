@@ -45,9 +45,15 @@ export class SqliteOutbox implements Outbox {
         'UPDATE webhook_subscriptions SET disabled_at = ?, disabled_reason = ? WHERE id = ? AND disabled_at IS NULL',
       ),
       failPendingEvents: db.prepare(FAIL_PENDING_EVENTS),
-      backlog: db.prepare("SELECT count(*) AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE state = 'pending'"),
+      // The count is kept by triggers and the oldest found by an index: a scrape reads two rows, whatever the backlog.
+      backlog: db.prepare(
+        'SELECT (SELECT pending FROM webhook_backlog WHERE id = 1) AS pending, ' +
+          "(SELECT min(created_at) FROM webhook_deliveries WHERE state = 'pending') AS oldest",
+      ),
+      // By the index of finished events: the rows within the retention are never read.
       prune: db.prepare(
-        "DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < ? ORDER BY id LIMIT ?)",
+        'DELETE FROM webhook_deliveries WHERE id IN ' +
+          "(SELECT id FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < ? ORDER BY finished_at LIMIT ?)",
       ),
     }
   }
