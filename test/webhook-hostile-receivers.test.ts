@@ -129,3 +129,45 @@ for (const kind of STORE_KINDS) {
     })
   })
 }
+
+/** A short timeout: a silent receiver holds an attempt slot this long. */
+const SILENT_TIMEOUT_MS = 1_500
+
+for (const kind of STORE_KINDS) {
+  describe(`one subject's silent receivers on ${kind}`, () => {
+    let fx: InProcessFixture
+    before(async () => {
+      fx = await buildFixture(kind, { ...ENV, WEBHOOK_TIMEOUT_MS: String(SILENT_TIMEOUT_MS), WEBHOOK_RETRY_DELAYS: '1m' })
+    })
+    after(async () => {
+      await fx.close()
+    })
+
+    test("25 silent subscriptions with 8 plants each hold back another subject's event by less than two timeouts", async (t) => {
+      await withReceiver(async (silent) => {
+        silent.answer = () => ({ status: 200, hold: true })
+        await withReceiver(async (healthy) => {
+          const hostile = await fx.token('hostile', ...MANAGE)
+          for (let index = 0; index < 25; index++) {
+            const answer = await fx.api.request('POST', '/webhooks', { token: hostile, json: { url: silent.url(`/silent/${index}`) } })
+            assert.equal(answer.status, 201, answer.text)
+          }
+          for (let id = 561_000n; id < 561_008n; id++) {
+            assert.equal((await fx.api.createPlant(hostile, { id, name: `silent ${id}` })).status, 200)
+          }
+          // Every attempt slot the hostile subject may hold is taken before the victim's event exists.
+          await silent.until((received) => received.length >= 16, 10_000)
+          const victim = await fx.token('victim', ...MANAGE)
+          const subscribed = await fx.api.request('POST', '/webhooks', { token: victim, json: { url: healthy.url() } })
+          assert.equal(subscribed.status, 201, subscribed.text)
+          const createdAt = performance.now()
+          assert.equal((await fx.api.createPlant(victim, { id: 561_100n, name: 'victim' })).status, 200)
+          const [arrival] = await healthy.until((received) => received.length >= 1, 8 * SILENT_TIMEOUT_MS)
+          const waitedMs = (arrival?.at ?? Infinity) - createdAt
+          t.diagnostic(`the victim's event arrived ${Math.round(waitedMs)} ms after its create`)
+          assert.ok(waitedMs < 2 * SILENT_TIMEOUT_MS, `the victim's event arrived ${Math.round(waitedMs)} ms after its create`)
+        })
+      })
+    })
+  })
+}

@@ -83,7 +83,12 @@ for (const kind of STORE_KINDS) {
       )
       for (const id of [1n, 2n, 3n])
         assert.equal(await store.plants.create({ id, owner: 'pruner', name: `p${id}`, tag: null }).then(wasCreated), true)
-      const claims = await store.outbox.claim(2, 60_000)
+      const claims = await store.outbox.claim(2, 60_000, {
+        perSubscription: 2,
+        perSubject: 2,
+        heldBySubscription: new Map(),
+        heldBySubject: new Map(),
+      })
       assert.equal(claims.length, 2)
       const [delivered, givenUp] = claims as [(typeof claims)[0], (typeof claims)[0]]
       await store.outbox.finish(

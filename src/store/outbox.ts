@@ -1,3 +1,5 @@
+import type { ClaimShare } from './shared/fair-share.js'
+
 /** An event claimed for one attempt: the claim holds until the lease ends or the outcome is recorded. */
 export interface ClaimedDelivery {
   id: bigint
@@ -10,6 +12,8 @@ export interface ClaimedDelivery {
   /** The event's body, exactly. */
   body: string
   subscriptionId: string
+  /** The subscription's subject. */
+  subject: string
   url: string
   secret: string
   /** The secret a rotation replaced, while it still signs beside `secret`; else null. */
@@ -65,8 +69,11 @@ export interface WebhookBacklog {
 export interface Outbox {
   /** Whether any event is due now: a cheap read before a claim. */
   hasDue(): Promise<boolean>
-  /** Claims up to `limit` due events for one attempt each; an unrecorded claim is due again after `leaseMs`. */
-  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>
+  /**
+   * Claims up to `limit` due events for one attempt each, within `share`'s bounds per
+   * subscription and per subject (fairShare); an unrecorded claim is due again after `leaseMs`.
+   */
+  claim(limit: number, leaseMs: number, share: ClaimShare): Promise<ClaimedDelivery[]>
   /**
    * Records the outcomes, each unless its claim has been taken over since, and in the same
    * transaction each subscription's failing streak: a 410, or failures with no 2xx for

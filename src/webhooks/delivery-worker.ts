@@ -20,6 +20,13 @@ const MAX_IN_FLIGHT = 32
  */
 const BUSY_UTILISATION = 0.5
 const BUSY_IN_FLIGHT = 4
+/**
+ * The most of the attempt slots one subscription, and one subject, may hold at once: a
+ * subject's silent receivers (each attempt holding its slot for WEBHOOK_TIMEOUT_MS) leave the
+ * rest to others, and a slot that frees goes to the subject holding the fewest.
+ */
+const SUBSCRIPTION_SHARE = 1 / 2
+const SUBJECT_SHARE = 3 / 4
 const UTILISATION_EVERY_MS = 250
 /** How often an idle worker looks for due events, and after a failed look. */
 const POLL_MS = 100
@@ -39,6 +46,13 @@ const OUTCOME_LABEL: Record<DeliveryOutcome['kind'], string> = {
   retry: 'retried',
   'given-up': 'given_up',
   disable: 'disabled',
+}
+
+/** Counts `change` more attempts under way for `key`; a key with none is dropped. */
+function hold(held: Map<string, number>, key: string, change: number): void {
+  const count = (held.get(key) ?? 0) + change
+  if (count > 0) held.set(key, count)
+  else held.delete(key)
 }
 
 /** Resolves when `work` settles or `ms` has passed, whichever is first. */
@@ -63,6 +77,9 @@ export class DeliveryWorker implements HasMetrics {
   private running = false
   private loop: Promise<void> = Promise.resolve()
   private readonly underWay = new Set<Promise<void>>()
+  /** Attempts under way by subscription and by subject, for the claim's share. */
+  private readonly heldBySubscription = new Map<string, number>()
+  private readonly heldBySubject = new Map<string, number>()
   private wake: (() => void) | null = null
   /** Whether the event loop was busy over the last sample. */
   private busy = false
@@ -158,12 +175,19 @@ export class DeliveryWorker implements HasMetrics {
   private async run(): Promise<void> {
     const leaseMs = this.config.timeoutMs + LEASE_MARGIN_MS
     while (this.running) {
-      const room = (this.busy ? BUSY_IN_FLIGHT : MAX_IN_FLIGHT) - this.underWay.size
+      const slots = this.busy ? BUSY_IN_FLIGHT : MAX_IN_FLIGHT
+      const room = slots - this.underWay.size
       let waitMs = POLL_MS
       try {
-        // Every due event up to `room` is claimed at once.
+        // Every due event up to `room` is claimed at once, each subscription and subject within its share.
         if (room > 0 && (await this.outbox.hasDue()) && this.running) {
-          for (const claim of await this.outbox.claim(room, leaseMs)) this.attempt(claim)
+          const share = {
+            perSubscription: Math.max(1, Math.floor(slots * SUBSCRIPTION_SHARE)),
+            perSubject: Math.max(1, Math.floor(slots * SUBJECT_SHARE)),
+            heldBySubscription: this.heldBySubscription,
+            heldBySubject: this.heldBySubject,
+          }
+          for (const claim of await this.outbox.claim(room, leaseMs, share)) this.attempt(claim)
         }
       } catch (error) {
         this.log.warn({ err: error }, 'webhook deliveries could not be claimed; trying again in a second')
@@ -181,7 +205,11 @@ export class DeliveryWorker implements HasMetrics {
   }
 
   private attempt(claim: ClaimedDelivery): void {
+    hold(this.heldBySubscription, claim.subscriptionId, 1)
+    hold(this.heldBySubject, claim.subject, 1)
     const work = this.deliver(claim).finally(() => {
+      hold(this.heldBySubscription, claim.subscriptionId, -1)
+      hold(this.heldBySubject, claim.subject, -1)
       this.underWay.delete(work)
       // Claims are made in batches: the loop is woken once half the room is free, not per attempt.
       if (!this.busy && this.underWay.size === MAX_IN_FLIGHT / 2) this.wake?.()

@@ -1,4 +1,5 @@
 import { disableCause } from '../shared/disable.js'
+import { type ClaimCandidate, type ClaimShare, atBound, candidatesFor, fairShare } from '../shared/fair-share.js'
 import { storableText } from '../shared/text.js'
 import { type ClaimRow, toClaimedDelivery } from '../shared/rows.js'
 import type {
@@ -28,18 +29,30 @@ export class PostgresOutbox implements Outbox {
     return result.rowCount === 1
   }
 
-  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claim(limit: number, leaseMs: number, share: ClaimShare): Promise<ClaimedDelivery[]> {
+    const full = atBound(share)
+    // Candidates are read without locks and chosen by share; the claim below takes those still due and not locked.
+    const candidates = await this.database.query<ClaimCandidate & { id: string }>(
+      'claim_candidates',
+      'SELECT d.id::text AS id, d.subscription_id, s.subject FROM webhook_deliveries AS d ' +
+        'JOIN webhook_subscriptions AS s ON s.id = d.subscription_id ' +
+        "WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND d.subscription_id <> ALL($2::text[]) AND s.subject <> ALL($3::text[]) " +
+        'ORDER BY d.next_attempt_at LIMIT $1',
+      [candidatesFor(limit), full.subscriptions, full.subjects],
+    )
+    const chosen = fairShare(candidates.rows, limit, share).map((row) => row.id)
+    if (chosen.length === 0) return []
     const result = await this.database.query<ClaimRow<string>>(
       'claim_deliveries',
       // The locking read is a CTE so that it runs once: as an IN subquery the planner may run it again and claim more.
       // A claim also clears a redeliver asked for during an attempt since cut off: this attempt is the one more.
-      "WITH due AS (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED), " +
+      "WITH due AS (SELECT id FROM webhook_deliveries WHERE id = ANY($1::int8[]) AND state = 'pending' AND next_attempt_at <= now() FOR UPDATE SKIP LOCKED), " +
         'lease AS (SELECT now() + make_interval(secs => $2::float8 / 1000) AS until) ' +
         'UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, next_attempt_at = lease.until, leased_until = lease.until, redeliver = false ' +
         'FROM due, lease, webhook_subscriptions AS s WHERE d.id = due.id AND s.id = d.subscription_id ' +
-        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.url, s.secret, ' +
+        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.subject, s.url, s.secret, ' +
         'CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret',
-      [limit, leaseMs],
+      [chosen, leaseMs],
     )
     // The claim's UPDATE has counted this attempt already.
     return result.rows.map((row) => toClaimedDelivery(row, Number(row.attempts)))

@@ -116,6 +116,8 @@ export interface ClaimRow<I> {
   event: string
   body: string
   subscription_id: string
+  /** The subscription's subject: a claim bounds what one subject holds at once. */
+  subject: string
   url: string
   secret: string
   previous_secret: string | null
@@ -131,6 +133,7 @@ export function toClaimedDelivery<I extends bigint | string | number>(row: Claim
     event: row.event,
     body: row.body,
     subscriptionId: row.subscription_id,
+    subject: row.subject,
     url: row.url,
     secret: row.secret,
     previousSecret: row.previous_secret,

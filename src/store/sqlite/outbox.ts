@@ -1,4 +1,5 @@
 import { disableCause } from '../shared/disable.js'
+import { type ClaimShare, atBound, candidatesFor, fairShare } from '../shared/fair-share.js'
 import { storableText } from '../shared/text.js'
 import { type ClaimRow, toClaimedDelivery } from '../shared/rows.js'
 import type { ClaimedDelivery, DisablePolicy, DisabledSubscription, FinishedDelivery, Outbox, WebhookBacklog } from '../outbox.js'
@@ -22,11 +23,14 @@ export class SqliteOutbox implements Outbox {
       due: db
         .prepare(
           // CROSS JOIN keeps the outbox's due index as the outer loop (SQLite would otherwise scan the outbox per subscription).
-          'SELECT d.id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.url, s.secret, ' +
+          'SELECT d.id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.subject, s.url, s.secret, ' +
             'CASE WHEN s.previous_secret_expires_at > @now THEN s.previous_secret END AS previous_secret FROM webhook_deliveries AS d ' +
             'CROSS JOIN webhook_subscriptions AS s ON s.id = d.subscription_id ' +
             // The claimed rows are skipped inside SQLite: reading them into objects cost more than the query.
             "WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed)) " +
+            // Subscriptions and subjects holding their share of the attempts are passed over.
+            'AND d.subscription_id NOT IN (SELECT value FROM json_each(@fullSubscriptions)) ' +
+            'AND s.subject NOT IN (SELECT value FROM json_each(@fullSubjects)) ' +
             'ORDER BY d.next_attempt_at LIMIT @limit',
         )
         .safeIntegers(true),
@@ -62,11 +66,19 @@ export class SqliteOutbox implements Outbox {
     return this.database.run(() => this.statements.anyDue.get(Date.now()) !== undefined)
   }
 
-  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  claim(limit: number, leaseMs: number, share: ClaimShare): Promise<ClaimedDelivery[]> {
     return this.database.run(() => {
       const now = Date.now()
       for (const [id, until] of this.claims) if (until <= now) this.claims.delete(id)
-      const rows = this.statements.due.all({ now, limit, claimed: `[${[...this.claims.keys()].join(',')}]` }) as ClaimRow<bigint>[]
+      const full = atBound(share)
+      const candidates = this.statements.due.all({
+        now,
+        limit: candidatesFor(limit),
+        claimed: `[${[...this.claims.keys()].join(',')}]`,
+        fullSubscriptions: JSON.stringify(full.subscriptions),
+        fullSubjects: JSON.stringify(full.subjects),
+      }) as ClaimRow<bigint>[]
+      const rows = fairShare(candidates, limit, share)
       for (const row of rows) this.claims.set(row.id, now + leaseMs)
       // attempts counts those made before this claim: the claim adds none in memory.
       return rows.map((row) => toClaimedDelivery(row, Number(row.attempts) + 1))
