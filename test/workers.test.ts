@@ -24,6 +24,19 @@ const listeningPids = (fx: ServiceFixture): number[] =>
     .filter((line) => line.msg.startsWith('Server listening'))
     .map((line) => line.pid)
 
+/** The counters' and histograms' samples of a /metrics text: they may only grow. */
+function cumulativeSamples(text: string): Map<string, number> {
+  const cumulative = new Set([...text.matchAll(/^# TYPE (\S+) (counter|histogram)$/gm)].map((match) => match[1] as string))
+  const samples = new Map<string, number>()
+  for (const [, series, name, value] of text.matchAll(/^(([a-zA-Z_:][a-zA-Z0-9_:]*?)(?:_bucket|_sum|_count)?(?:\{[^}]*\})?) (\S+)$/gm)) {
+    if (cumulative.has(name as string)) samples.set(series as string, Number(value))
+  }
+  return samples
+}
+
+const sumOf = (samples: Map<string, number>, name: string) =>
+  [...samples].filter(([series]) => series.startsWith(`${name}{`)).reduce((sum, [, value]) => sum + value, 0)
+
 async function waitFor(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
@@ -100,13 +113,22 @@ for (const kind of STORE_KINDS) {
       assert.equal((await count()) - before, 10)
     })
 
-    test('a worker that dies is replaced, and the service keeps answering', async () => {
+    test('a worker that dies is replaced, the service keeps answering, and no counter of /metrics goes back', async () => {
+      const scrape = async () => (await fx.api.request<string>('GET', '/metrics', { headers: { connection: 'close' } })).body
+      const before = cumulativeSamples(await scrape())
+      const requestsBefore = sumOf(before, 'http_requests_total')
+      assert.ok(requestsBefore > 0)
       const [victim] = listeningPids(fx)
       process.kill(victim as number, 'SIGKILL')
       await waitFor('a replacement worker', () => listeningPids(fx).length === 3)
       for (let i = 0; i < 10; i++) {
         assert.equal((await fx.api.request('GET', '/healthz', { headers: { connection: 'close' } })).status, 200)
       }
+      const after = cumulativeSamples(await scrape())
+      for (const [series, value] of before) {
+        assert.ok((after.get(series) ?? 0) >= value, `${series} went from ${value} to ${after.get(series)}`)
+      }
+      assert.ok(sumOf(after, 'http_requests_total') >= requestsBefore + 10)
     })
 
     test('SIGTERM to the primary stops every worker, and the primary exits with 0', async () => {

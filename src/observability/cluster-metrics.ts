@@ -1,10 +1,19 @@
-import cluster from 'node:cluster'
+import cluster, { type Worker } from 'node:cluster'
 import { AggregatorRegistry, type Registry } from 'prom-client'
 
+/** A worker asks the primary for the cluster's text, and gets it. */
 const REQUEST = 'plantstore:metrics-request'
 const ANSWER = 'plantstore:metrics-answer'
-/** prom-client gives up on silent workers after 5 s; the asking worker waits a little longer. */
+/** The primary asks each worker for its registry's metrics, and gets them. */
+const COLLECT = 'plantstore:metrics-collect'
+const COLLECTED = 'plantstore:metrics-collected'
+/** A worker that has not answered by then (busy, or dying) counts with its last answer. */
+const COLLECT_TIMEOUT_MS = 2_000
+/** The asking worker waits for the primary a little longer than the primary waits for the workers. */
 const ANSWER_TIMEOUT_MS = 6_000
+
+/** One registry's metrics, as `getMetricsAsJSON` gives them. */
+type Snapshot = Awaited<ReturnType<Registry['getMetricsAsJSON']>>
 
 interface MetricsAnswer {
   type: typeof ANSWER
@@ -13,19 +22,28 @@ interface MetricsAnswer {
   error?: string
 }
 
+interface Collected {
+  type: typeof COLLECTED
+  id: number
+  metrics: Snapshot
+}
+
 /**
  * The text of GET /metrics. In a worker of WORKERS > 1 it is every worker's metrics, summed by
  * the primary (each scrape would otherwise see one worker at random); else this registry's.
  */
 export function metricsExposition(registry: Registry): () => Promise<string> {
   if (!cluster.isWorker) return () => registry.metrics()
-  // Constructed for its side effect: the worker then answers the primary's requests for its metrics.
-  new AggregatorRegistry()
-  AggregatorRegistry.setRegistries([registry])
   const waiting = new Map<number, (answer: MetricsAnswer) => void>()
   let nextId = 0
-  process.on('message', (message: MetricsAnswer) => {
-    if (message?.type === ANSWER) waiting.get(message.id)?.(message)
+  process.on('message', (message: MetricsAnswer | { type?: unknown; id: number }) => {
+    if (message?.type === ANSWER) waiting.get(message.id)?.(message as MetricsAnswer)
+    else if (message?.type === COLLECT) {
+      void registry.getMetricsAsJSON().then(
+        (metrics) => process.send?.({ type: COLLECTED, id: message.id, metrics } satisfies Collected),
+        () => {}, // unanswered: the primary counts this worker with its last answer
+      )
+    }
   })
   return () =>
     new Promise((resolve, reject) => {
@@ -42,14 +60,71 @@ export function metricsExposition(registry: Registry): () => Promise<string> {
     })
 }
 
-/** In the primary: answers each worker's request with the metrics of all workers, summed. */
+/** Counters and histograms only ever grow: what a dead worker had of them is kept. */
+const cumulative = (metrics: Snapshot): Snapshot => metrics.filter((metric) => ['counter', 'histogram'].includes(String(metric.type)))
+
+/**
+ * In the primary: answers each worker's request with the metrics of all workers, summed. A
+ * worker that dies (killed, out of memory) takes its counts with it; summed over the living
+ * only, a counter would go back, and Prometheus would read the survivors' whole lifetime as a
+ * new increase. So the primary keeps each worker's last answer, and once the worker has exited
+ * its counters and histograms are added in for as long as the primary lives.
+ */
 export function answerMetricsRequests(): void {
-  const aggregator = new AggregatorRegistry()
-  cluster.on('message', (worker, message: { type?: unknown; id?: unknown }) => {
-    if (message?.type !== REQUEST) return
-    aggregator.clusterMetrics().then(
-      (text) => worker.send({ type: ANSWER, id: message.id, text }),
-      (error: Error) => worker.send({ type: ANSWER, id: message.id, error: error.message }),
-    )
+  const latest = new Map<number, Snapshot>()
+  /** The cumulative metrics of the workers that died, folded into one now and then. */
+  const retired: Snapshot[] = []
+  let folding = false
+  const fold = async () => {
+    if (folding || retired.length < 2) return
+    folding = true
+    const count = retired.length
+    const folded = await AggregatorRegistry.aggregate(retired.slice(0, count)).getMetricsAsJSON()
+    retired.splice(0, count, folded)
+    folding = false
+    void fold()
+  }
+  const answered = new Map<number, (workerId: number) => void>()
+  let nextId = 0
+
+  /** Every living worker's newest metrics (asked now, waiting COLLECT_TIMEOUT_MS at most), and the dead's. */
+  const clusterText = async (): Promise<string> => {
+    const id = nextId++
+    const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected() === true) as Worker[]
+    const waitingFor = new Set(workers.map((worker) => worker.id))
+    if (waitingFor.size > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, COLLECT_TIMEOUT_MS)
+        answered.set(id, (workerId) => {
+          waitingFor.delete(workerId)
+          if (waitingFor.size > 0) return
+          clearTimeout(timer)
+          resolve()
+        })
+        for (const worker of workers) worker.send({ type: COLLECT, id })
+      })
+      answered.delete(id)
+    }
+    const living = Object.values(cluster.workers ?? {}).map((worker) => latest.get(worker?.id ?? -1) ?? [])
+    return AggregatorRegistry.aggregate([...living, ...retired]).metrics()
+  }
+
+  cluster.on('exit', (worker) => {
+    const last = latest.get(worker.id)
+    latest.delete(worker.id)
+    if (last === undefined) return
+    retired.push(cumulative(last))
+    void fold()
+  })
+  cluster.on('message', (worker, message: Collected | { type?: unknown; id?: unknown }) => {
+    if (message?.type === COLLECTED) {
+      latest.set(worker.id, (message as Collected).metrics)
+      answered.get((message as Collected).id)?.(worker.id)
+    } else if (message?.type === REQUEST) {
+      clusterText().then(
+        (text) => worker.send({ type: ANSWER, id: message.id, text }),
+        (error: Error) => worker.send({ type: ANSWER, id: message.id, error: error.message }),
+      )
+    }
   })
 }
