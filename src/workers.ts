@@ -53,12 +53,13 @@ export async function superviseWorkers(
       return
     }
     if (!everListened.has(worker)) {
-      logger.error({ pid: worker.process.pid, code, signal }, 'a worker failed to start; stopping the others')
+      logger.error({ workerPid: worker.process.pid, code, signal }, 'a worker failed to start; stopping the others')
       failed = true
       stop('SIGTERM')
       return
     }
-    logger.error({ pid: worker.process.pid, code, signal }, 'a worker exited; starting another')
+    // `pid` is the primary's own, on every line: the worker's is named apart.
+    logger.error({ workerPid: worker.process.pid, code, signal }, 'a worker exited; starting another')
     start()
   })
   process.on('SIGTERM', stop)

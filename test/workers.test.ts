@@ -121,6 +121,15 @@ for (const kind of STORE_KINDS) {
       const [victim] = listeningPids(fx)
       process.kill(victim as number, 'SIGKILL')
       await waitFor('a replacement worker', () => listeningPids(fx).length === 3)
+      const exited = (await fx.service.waitForLog((stdout) => stdout.includes('a worker exited')))
+        .split('\n')
+        .find((line) => line.includes('a worker exited'))
+      assert.equal(exited?.match(/"pid":/g)?.length, 1, `one pid key: ${exited}`)
+      assert.deepEqual(
+        [(JSON.parse(exited as string) as { pid: number }).pid, (JSON.parse(exited as string) as { workerPid: number }).workerPid],
+        [fx.service.process.pid, victim],
+        'pid is the primary, workerPid the worker that exited',
+      )
       for (let i = 0; i < 10; i++) {
         assert.equal((await fx.api.request('GET', '/healthz', { headers: { connection: 'close' } })).status, 200)
       }
