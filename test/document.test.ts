@@ -12,6 +12,7 @@ const run = promisify(execFile)
 
 interface Operation {
   operationId?: string
+  requestBody?: { content: Record<string, unknown> }
   summary?: string
   description?: string
   security?: unknown[]
@@ -148,6 +149,35 @@ describe('the served OpenAPI document', () => {
     }
     const open = operationsOf(document).filter(([name]) => !guarded.some(([other]) => other === name))
     for (const [name, operation] of open) assert.equal(operation.responses['401'], undefined, `${name} needs no token`)
+  })
+
+  test('every operation takes exactly the request content types it declares, and says which when refused', async () => {
+    const candidates = ['application/json', 'application/merge-patch+json', 'text/plain', 'application/x-www-form-urlencoded']
+    const withBodies = operationsOf(document).filter(([, operation]) => operation.requestBody !== undefined)
+    assert.ok(withBodies.length >= 5, 'the operations with a body are found')
+    for (const [name, operation] of withBodies) {
+      const [method, template] = name.split(' ') as [string, string]
+      const url = template.replace(/\{[^}]+\}/g, '1')
+      const declared = Object.keys(operation.requestBody?.content ?? {})
+      for (const type of candidates) {
+        const answer = await fx.app.inject({
+          method: method as 'POST',
+          url,
+          headers: { authorization: `Bearer ${fx.adminToken}`, 'content-type': type },
+          // A valid plant for POST /plants: only a content type could refuse it.
+          payload: template === '/plants' ? '{"id":77,"name":"sent as each type"}' : '{}',
+        })
+        const message = (JSON.parse(answer.body || '{}') as { message?: string }).message ?? ''
+        const refusedType = answer.statusCode === 400 && /Content-Type/.test(message)
+        if (declared.includes(type)) assert.ok(!refusedType, `${name} declares ${type} and takes it: ${answer.statusCode} ${message}`)
+        else {
+          assert.ok(refusedType, `${name} does not declare ${type} and refuses it: ${answer.statusCode} ${message}`)
+          for (const named of declared) assert.ok(message.includes(named), `${name}: the refusal names ${named}: ${message}`)
+        }
+      }
+    }
+    const created = await fx.api.request('GET', '/plants', { token: fx.adminToken })
+    assert.deepEqual(created.body, [{ name: 'sent as each type' }], 'the plant was created once, as application/json')
   })
 
   test('servers names PUBLIC_URL as the production address', () => {

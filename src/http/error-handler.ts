@@ -22,13 +22,17 @@ const REQUEST_BODY_ERRORS: Record<string, string> = {
 /** A failover or a restart of the database takes seconds: a client may try again this soon. */
 const RETRY_SOON = { 'retry-after': '2' }
 
-function answerFor(error: FastifyError | Error): Answer {
+/** Where a JSON merge patch is taken, the refusal of another content type names both. */
+const PATCH_MEDIA_TYPES = 'the body must be JSON, sent with Content-Type: application/merge-patch+json or application/json'
+
+function answerFor(error: FastifyError | Error, method: string): Answer {
   if (error instanceof HttpError) return error
   if (error instanceof StoreUnavailableError) {
     return { statusCode: 503, message: 'the database is unavailable; try again later', headers: RETRY_SOON }
   }
   const fastifyError = error as FastifyError
   if (fastifyError.validation) return { statusCode: 400, message: fastifyError.message }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && method === 'PATCH') return { statusCode: 400, message: PATCH_MEDIA_TYPES }
   const replaced = fastifyError.code === undefined ? undefined : REQUEST_BODY_ERRORS[fastifyError.code]
   if (replaced !== undefined) return { statusCode: 400, message: replaced }
   const status = fastifyError.statusCode
@@ -38,7 +42,7 @@ function answerFor(error: FastifyError | Error): Answer {
 
 /** Every error the app answers goes through here: one shape, and 5xx details only in the log. */
 export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const answer = answerFor(error)
+  const answer = answerFor(error, request.method)
   // A stop is not an error: the request line shows the 503.
   if (error instanceof ShuttingDownError) request.log.debug(error.message)
   else if (error instanceof StoreUnavailableError) request.log.error({ err: error }, error.message)

@@ -38,8 +38,6 @@ function nextPageLink(query: ListQueryType, after: bigint): string {
 
 /** The plant routes; registered inside a scope guarded by `guardWithToken`. */
 export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requireIfMatch }: PlantRoutesOptions): Promise<void> {
-  registerMergePatchParser(app)
-
   /** The request's If-Match, or null without one; 428 when the service requires it. */
   function ifMatch(header: string | undefined) {
     const condition = ifMatchOf(header)
@@ -169,39 +167,44 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
     },
   )
 
-  app.patch<{ Params: PlantIdParamsType; Body: PlantPatchBody }>(
-    '/plants/:id',
-    {
-      config: { scope: 'plants:write' },
-      schema: {
-        operationId: 'updatePlant',
-        summary: 'Change a plant',
-        description:
-          'A JSON merge patch (RFC 7396; application/merge-patch+json, or application/json meaning the same) of name and tag; tag: null removes the tag. ' +
-          'With If-Match (the ETag you read), the change is made only while the plant is still at that version, else 412 and nothing changes: of two writers with one ETag, one wins. ' +
-          'A retry after a lost answer with the same If-Match answers 412: GET the plant to see whether the change is there. A patch that changes nothing answers 200 with the same ETag and sends no event. ' +
-          'A plant of another owner is answered exactly as a missing one: 404.',
-        params: PlantIdParams,
-        headers: IfMatchHeaders,
-        body: ref(PlantPatchSchema),
-        response: {
-          200: response('The plant after the change; ETag is its new version', { body: PlantSchema, headers: HEADERS.etag }),
-          ...errorResponses([400, 404, 412, 428]),
+  // The merge-patch parser only where a merge patch is taken: POST /plants takes application/json alone.
+  await app.register(async (patching) => {
+    registerMergePatchParser(patching)
+    patching.patch<{ Params: PlantIdParamsType; Body: PlantPatchBody }>(
+      '/plants/:id',
+      {
+        config: { scope: 'plants:write' },
+        schema: {
+          operationId: 'updatePlant',
+          summary: 'Change a plant',
+          description:
+            'A JSON merge patch (RFC 7396; application/merge-patch+json, or application/json meaning the same) of name and tag; tag: null removes the tag. ' +
+            'With If-Match (the ETag you read), the change is made only while the plant is still at that version, else 412 and nothing changes: of two writers with one ETag, one wins. ' +
+            'A retry after a lost answer with the same If-Match answers 412: GET the plant to see whether the change is there. A patch that changes nothing answers 200 with the same ETag and sends no event. ' +
+            'A plant of another owner is answered exactly as a missing one: 404.',
+          consumes: ['application/merge-patch+json', 'application/json'],
+          params: PlantIdParams,
+          headers: IfMatchHeaders,
+          body: ref(PlantPatchSchema),
+          response: {
+            200: response('The plant after the change; ETag is its new version', { body: PlantSchema, headers: HEADERS.etag }),
+            ...errorResponses([400, 404, 412, 428]),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const condition = ifMatch(request.headers['if-match'])
-      const { name, tag } = request.body
-      const change = { ...(name === undefined ? {} : { name }), ...(tag === undefined ? {} : { tag }) }
-      const owner = visibleOwner(principalOf(request))
-      const result = await request.store.plants.update(request.params.id, owner, change, condition, traceParentOf(request.traceSpan))
-      if (result.outcome === 'not-found') throw plantNotFound(request.params.id)
-      if (result.outcome === 'precondition-failed') throw preconditionFailed(request.params.id)
-      reply.header('etag', etagOf(result.version))
-      return result.plant
-    },
-  )
+      async (request, reply) => {
+        const condition = ifMatch(request.headers['if-match'])
+        const { name, tag } = request.body
+        const change = { ...(name === undefined ? {} : { name }), ...(tag === undefined ? {} : { tag }) }
+        const owner = visibleOwner(principalOf(request))
+        const result = await request.store.plants.update(request.params.id, owner, change, condition, traceParentOf(request.traceSpan))
+        if (result.outcome === 'not-found') throw plantNotFound(request.params.id)
+        if (result.outcome === 'precondition-failed') throw preconditionFailed(request.params.id)
+        reply.header('etag', etagOf(result.version))
+        return result.plant
+      },
+    )
+  })
 
   app.delete<{ Params: PlantIdParamsType }>(
     '/plants/:id',

@@ -1934,6 +1934,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/merge-patch+json": components["schemas"]["PlantPatch"];
                 "application/json": components["schemas"]["PlantPatch"];
             };
         };
