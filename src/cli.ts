@@ -23,6 +23,8 @@ const USAGE = `usage: plantstore <command>
                                           (PostgreSQL: use pgBackRest)
   restore --from PATH                     put a backup in place of the SQLite database, the service stopped;
                                           the current one is moved aside, never deleted
+  copy --from URL --to URL                copy everything a store keeps into an empty one (sqlite:PATH or
+                                          postgres://…, either way), checked table by table
   help, --help, -h                        print this text
   --version                               print the version
 
@@ -233,6 +235,10 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       case 'backup':
       case 'restore':
         return await backupCommand(command, args, out)
+      case 'copy': {
+        const { copyCommand } = await import('./copy/copy-command.js')
+        return await copyCommand(args, out, (message) => new UsageError(message))
+      }
       default:
         throw new UsageError(command === undefined ? 'a command is needed' : `unknown command '${command}'`)
     }

@@ -94,7 +94,7 @@ function integerIn(name: string, raw: string, min: number, max: number): number 
   return Number(raw)
 }
 
-function parseDatabaseUrl(raw: string, env: NodeJS.ProcessEnv): DatabaseConfig {
+export function parseDatabaseUrl(raw: string, env: NodeJS.ProcessEnv): DatabaseConfig {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
     if (path === '') throw new ConfigError(`DATABASE_URL 'sqlite:' needs a file path, as in sqlite:./data/plantstore.db`)
