@@ -41,7 +41,10 @@ for (const kind of STORE_KINDS) {
         }
       }
       const workers = Array.from({ length: 16 }, worker)
-      await new Promise((resolve) => setTimeout(resolve, 1500))
+      // The kill comes once plenty were acknowledged, however slow this machine is today.
+      for (const since = Date.now(); created.size <= 100 && Date.now() - since < 60_000;) {
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
       await fx.service.stop('SIGKILL')
       killed = true
       await Promise.all(workers)

@@ -92,7 +92,10 @@ describe('two service instances on one PostgreSQL database', { skip }, () => {
       }
     }
     const workers = [...Array.from({ length: 8 }, worker(one)), ...Array.from({ length: 8 }, worker(two))]
-    await new Promise((resolve) => setTimeout(resolve, 1000))
+    // The kill comes once plenty were acknowledged, however slow this machine is today.
+    for (const since = Date.now(); acknowledged.size <= 100 && Date.now() - since < 60_000;) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
     await one.stop('SIGKILL')
     await new Promise((resolve) => setTimeout(resolve, 300))
     stopped = true
