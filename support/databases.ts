@@ -10,7 +10,9 @@ import { tempFolder } from './service.js'
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
 async function postgresReason(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 })
+  // A missing server refuses at once; a busy one (several test files starting together on a
+  // loaded machine) may take seconds to accept, and must not silently drop the PostgreSQL half.
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 30_000 })
   try {
     await client.connect()
     await client.query('SELECT 1')

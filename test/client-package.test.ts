@@ -62,9 +62,10 @@ after(async () => {
 })
 
 test('the packed @plantstore/client installs into a scratch project and works from there, types and all', async () => {
-  const packed = JSON.parse(
-    (await npm(['pack', '--workspace', 'packages/client', '--pack-destination', scratch.path, '--json'], REPO_ROOT)).stdout,
-  ) as {
+  // The build ran before the suite (npm test builds first); the package's prepack would build it
+  // again, rewriting packages/client/dist while other test files import it.
+  const pack = ['pack', '--workspace', 'packages/client', '--ignore-scripts', '--pack-destination', scratch.path, '--json']
+  const packed = JSON.parse((await npm(pack, REPO_ROOT)).stdout) as {
     filename: string
     files: { path: string }[]
   }[]

@@ -1,0 +1,15 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { test } from 'node:test'
+import { REPO_ROOT } from '../support/service.js'
+
+// npm test lints here, beside the other test files, rather than before them: the same check, in
+// time the suite would otherwise spend waiting on services, timers and receivers.
+test('ESLint and Prettier find nothing to fix (npm run lint)', async () => {
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    execFile('npm', ['run', 'lint'], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, output: `${stdout}${stderr}` })
+    })
+  })
+  assert.equal(code, 0, output)
+})
