@@ -4,6 +4,7 @@ import { mkdtempSync, openSync, rmSync, rmdirSync, writeSync, closeSync } from '
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { Database } from '../src/store/sqlite/driver.js'
 import { Api } from './helpers/api.js'
 import { type Service, makeToken, startService } from '../support/service.js'
 
@@ -37,6 +38,43 @@ function fillDisk(file: string): void {
     closeSync(fd)
   }
 }
+
+/** Whether /readyz answers 200 within `ms`, asked every 100 ms. */
+async function readyWithin(api: Api, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    if ((await api.request('GET', '/readyz')).status === 200) return true
+    if (Date.now() > deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+describe('SQLite whose write lock another process holds', () => {
+  test('writes get 503, /readyz and plantstore_ready say not ready, and both recover once the lock is let go', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'plantstore-lock-'))
+    const file = join(folder, 'plantstore.db')
+    const service = await startService({ DATABASE_URL: `sqlite:${file}` })
+    const holder = new Database(file)
+    try {
+      const api = await Api.connect(service.url)
+      const token = await makeToken(`sqlite:${file}`, 'locked')
+      assert.equal((await api.createPlant(token, { id: 1, name: 'before' })).status, 200)
+      assert.equal((await api.request('GET', '/readyz')).status, 200)
+      holder.exec('BEGIN IMMEDIATE')
+      assert.equal((await api.createPlant(token, { id: 2, name: 'blocked' })).status, 503)
+      assert.equal((await api.request('GET', '/readyz')).status, 503, 'not ready while it cannot write')
+      assert.match((await api.request<string>('GET', '/metrics')).body, /^plantstore_ready 0$/m)
+      holder.exec('ROLLBACK')
+      assert.equal(await readyWithin(api, 10_000), true, 'ready again once the lock is let go')
+      assert.match((await api.request<string>('GET', '/metrics')).body, /^plantstore_ready 1$/m)
+      assert.equal((await api.createPlant(token, { id: 3, name: 'after' })).status, 200)
+    } finally {
+      holder.close()
+      await service.stop()
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+})
 
 const disk = mountSmallDisk()
 
@@ -80,7 +118,11 @@ describe('SQLite on a full disk', { skip: typeof disk === 'string' ? disk : fals
     for (const line of fullLines) assert.equal(typeof line.reqId, 'string', JSON.stringify(line))
     assert.equal((await api.request('GET', '/plants?limit=1', { token })).status, 200, 'reads still work')
 
+    assert.equal((await api.request('GET', '/readyz')).status, 503, 'not ready while the disk is full')
+    assert.match((await api.request<string>('GET', '/metrics')).body, /^plantstore_ready 0$/m)
+
     rmSync(filler)
+    assert.equal(await readyWithin(api, 10_000), true, 'ready again once there is room')
     const afterwards = await api.createPlant(token, { id: 100, name: 'after' })
     assert.equal(afterwards.status, 200, afterwards.text)
     const names = (await api.listPlants(token)).map((plant) => plant.name)

@@ -17,6 +17,9 @@ const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN|COR
 /** While another connection holds a lock, a statement or batch tries again this often, without blocking. */
 const LOCK_RETRY_MS = 1
 
+/** While the last write failed, a scrape or /readyz tries a write of its own at most this often. */
+const WRITE_PROBE_EVERY_MS = 2_000
+
 const isBusy = (error: unknown) => (error as { code?: unknown }).code === 'SQLITE_BUSY'
 
 /** The error as the service should see it: StoreUnavailableError when the database cannot serve now. */
@@ -70,6 +73,9 @@ export class SqliteDatabase {
   private readonly commitTransaction: BetterSqlite3.Transaction<(writes: Write[]) => unknown[]>
   private readonly pingStatement: BetterSqlite3.Statement
   private readonly dataVersionStatement: BetterSqlite3.Statement
+  /** Why the last write transaction failed (lock held elsewhere, disk full, read-only); null once one succeeds. */
+  private writeFailure: StoreUnavailableError | null = null
+  private lastWriteProbe = 0
 
   private constructor(readonly db: BetterSqlite3.Database) {
     const anySubscription = db.prepare('SELECT 1 FROM webhook_subscriptions WHERE disabled_at IS NULL LIMIT 1').pluck()
@@ -81,7 +87,18 @@ export class SqliteDatabase {
       this.subscribed = anySubscription.get() !== undefined
       return writes.map((write) => write())
     })
-    this.writes = new GroupCommit((writes) => this.run(() => this.commitNow(writes)))
+    this.writes = new GroupCommit((writes) =>
+      this.run(() => this.commitNow(writes)).then(
+        (results) => {
+          this.writeFailure = null
+          return results
+        },
+        (error: unknown) => {
+          if (error instanceof StoreUnavailableError) this.writeFailure = error
+          throw error
+        },
+      ),
+    )
     // From here on a lock held by another connection fails at once, and `run` tries again
     // later: SQLite's own wait would sleep with the event loop blocked, in steps of up to 100 ms.
     db.pragma('busy_timeout = 0')
@@ -139,10 +156,29 @@ export class SqliteDatabase {
     return this.dataVersionStatement.get() as number
   }
 
-  ping(): Promise<void> {
-    return this.run(() => {
+  /**
+   * Whether the store can serve: a read answers, and unless the last write failed, nothing more
+   * (a healthy store's scrapes never take the write lock). After a failed write, a write of its
+   * own (user_version rewritten as it is: one page to the WAL) at most every
+   * WRITE_PROBE_EVERY_MS, without waiting for the lock, tells when the store can write again.
+   */
+  async ping(): Promise<void> {
+    await this.run(() => {
       this.pingStatement.get()
     })
+    if (this.writeFailure === null) return
+    if (Date.now() - this.lastWriteProbe >= WRITE_PROBE_EVERY_MS) {
+      this.lastWriteProbe = Date.now()
+      try {
+        this.db.pragma(`user_version = ${Number(this.db.pragma('user_version', { simple: true }))}`)
+        this.writeFailure = null
+        return
+      } catch (error) {
+        const unavailable = unavailableOr(error)
+        if (unavailable instanceof StoreUnavailableError) this.writeFailure = unavailable
+      }
+    }
+    throw this.writeFailure
   }
 
   /** How well group commit shares its syncs, for /metrics. */
