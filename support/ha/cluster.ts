@@ -257,6 +257,19 @@ export class HaCluster {
     }
   }
 
+  /** The rows of `sql` on `url`; throws what the server answers. */
+  async rows<Row extends Record<string, unknown>>(url: string, sql: string, values: unknown[] = []): Promise<Row[]> {
+    const pg = (await import('pg')).default
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 })
+    client.on('error', () => {})
+    try {
+      await client.connect()
+      return (await client.query<Row>(sql, values)).rows
+    } finally {
+      await client.end().catch(() => {})
+    }
+  }
+
   /**
    * `pgbackrest --stanza=plantstore COMMAND …` as the cluster's user, aimed at `node` (the leader
    * unless given): backups and checks run against the primary.

@@ -69,6 +69,13 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     assert.equal((await fetch(`${url}/readyz`)).status, 200)
   })
 
+  test('every node runs with the max_connections deploy/ha gives (200)', async () => {
+    for (const node of cluster.nodes) {
+      const [row] = await cluster.rows<{ max_connections: string }>(cluster.url(node), 'SHOW max_connections')
+      assert.equal(row?.max_connections, '200', node.name)
+    }
+  })
+
   test('an instance pointed at a standby serves reads, answers writes 503 with Retry-After, and is not ready', async () => {
     const standby = await cluster.syncStandby()
     assert.ok(standby, 'a sync standby')
