@@ -12,6 +12,8 @@ const run = promisify(execFile)
 const DEPLOY = join(REPO_ROOT, 'deploy', 'ha')
 /** The example's data root, replaced by a folder of this run's. */
 const EXAMPLE_ROOT = '/var/lib/plantstore-ha'
+/** The example's socket folder (every node's, outside its data folder), replaced by one of this run's. */
+const EXAMPLE_SOCKETS = '/var/run/postgresql'
 export const SUPERUSER_PASSWORD = 'plantstore-example-superuser'
 
 export interface Node {
@@ -110,7 +112,10 @@ export class HaCluster {
             .replaceAll(`127.0.0.1:544${i + 1}`, `127.0.0.1:${node.pgPort}`)
             .replaceAll(`port 801${i + 1}`, `port ${node.restPort}`)
             .replaceAll(`127.0.0.1:801${i + 1}`, `127.0.0.1:${node.restPort}`),
-        text.replaceAll(EXAMPLE_ROOT, this.root).replaceAll('127.0.0.1:2379', `127.0.0.1:${this.ports.etcd}`),
+        text
+          .replaceAll(EXAMPLE_ROOT, this.root)
+          .replaceAll(EXAMPLE_SOCKETS, this.sockets)
+          .replaceAll('127.0.0.1:2379', `127.0.0.1:${this.ports.etcd}`),
       )
     for (const node of this.nodes) writeFileSync(node.config, routes(readFileSync(join(DEPLOY, `patroni-${node.name}.yml`), 'utf8')))
     writeFileSync(
@@ -127,7 +132,7 @@ export class HaCluster {
     )
     writeFileSync(join(this.root, 'pgbouncer-users.txt'), `"postgres" "${SUPERUSER_PASSWORD}"\n`)
     writeFileSync(join(this.root, 'pgbackrest.conf'), routes(readFileSync(join(DEPLOY, 'pgbackrest.conf'), 'utf8')))
-    for (const folder of ['pgbackrest', 'pgbackrest-log', 'pgbackrest-lock']) {
+    for (const folder of ['pgbackrest', 'pgbackrest-log', 'pgbackrest-lock', 'run']) {
       mkdirSync(join(this.root, folder), { mode: 0o750 })
       if (process.getuid?.() === 0) this.own(join(this.root, folder))
     }
@@ -142,6 +147,11 @@ export class HaCluster {
       if (process.getuid?.() === 0) this.own(path)
       chmodSync(path, 0o600)
     }
+  }
+
+  /** Every node's socket folder, as /var/run/postgresql on a real host. */
+  get sockets(): string {
+    return join(this.root, 'run')
   }
 
   private own(path: string): void {
@@ -282,7 +292,7 @@ export class HaCluster {
       '--stanza=plantstore',
       `--pg1-path=${target.dataDir}`,
       `--pg1-port=${target.pgPort}`,
-      `--pg1-socket-path=${target.dataDir}`,
+      `--pg1-socket-path=${this.sockets}`,
     ]
     return this.runAsClusterUser('pgbackrest', [...options, ...args])
   }

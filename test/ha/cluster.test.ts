@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { HaCluster } from '../../support/ha/cluster.js'
+import { waitFor } from '../../support/ha/processes.js'
 import { keyedLoad, longestOutageMs, recoveredAt } from '../../support/ha/keyed-load.js'
 import { Receiver } from '../../support/receiver.js'
 import { type Service, makeToken, startService } from '../../support/service.js'
@@ -276,6 +278,44 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     await underLoad('failover', 20_000_000n, async () => {
       await cluster.killLeader()
     })
+  })
+
+  test('the leader killed in the failover, started again, rejoins as a streaming replica', async () => {
+    const killed = cluster.nodes.find((node) => node.patroni === null)
+    assert.ok(killed, 'the failover left a node stopped')
+    const startedAt = Date.now()
+    cluster.startPatroni(killed)
+    const streaming = await waitFor(
+      `${killed.name} to stream from the new leader`,
+      async () => {
+        const [row] = await cluster.rows<{ status: string | null }>(
+          cluster.url(killed),
+          'SELECT (SELECT status FROM pg_stat_wal_receiver) AS status WHERE pg_is_in_recovery()',
+        )
+        return row?.status === 'streaming'
+      },
+      120_000,
+      500,
+    ).catch(() => false)
+    assert.ok(streaming, `${killed.name} streams again (log: ${join(cluster.root, `patroni-${killed.name}.log`)})`)
+    const leader = await cluster.leader()
+    assert.ok(leader, 'a leader')
+    const [sent] = await cluster.rows<{ lsn: string }>(cluster.url(leader), 'SELECT pg_current_wal_lsn()::text AS lsn')
+    await waitFor(
+      `${killed.name} to replay the leader's latest WAL`,
+      async () => {
+        const [row] = await cluster.rows<{ ok: boolean }>(cluster.url(killed), 'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [
+          sent?.lsn,
+        ])
+        return row?.ok === true
+      },
+      60_000,
+      250,
+    )
+    await cluster.waitForRoles()
+    console.log(
+      `the killed leader ${killed.name} streamed again ${((Date.now() - startedAt) / 1000).toFixed(1)} s after its Patroni started`,
+    )
   })
 
   test('after the failovers, the new leader archives to the same repository (pgbackrest check)', async () => {
