@@ -110,6 +110,7 @@ export class HaCluster {
         (result, node, i) =>
           result
             .replaceAll(`127.0.0.1:544${i + 1}`, `127.0.0.1:${node.pgPort}`)
+            .replaceAll(`pg${i + 1}-port=544${i + 1}`, `pg${i + 1}-port=${node.pgPort}`)
             .replaceAll(`port 801${i + 1}`, `port ${node.restPort}`)
             .replaceAll(`127.0.0.1:801${i + 1}`, `127.0.0.1:${node.restPort}`),
         text
@@ -281,20 +282,11 @@ export class HaCluster {
   }
 
   /**
-   * `pgbackrest --stanza=plantstore COMMAND …` as the cluster's user, aimed at `node` (the leader
-   * unless given): backups and checks run against the primary.
+   * `pgbackrest --config=pgbackrest.conf --stanza=plantstore …` as the cluster's user, as the docs
+   * give it: pgBackRest finds the leader among the nodes the file lists.
    */
-  async pgbackrest(args: string[], node?: Node): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const target = node ?? (await this.leader())
-    if (target === null) throw new Error('no leader for pgbackrest')
-    const options = [
-      `--config=${join(this.root, 'pgbackrest.conf')}`,
-      '--stanza=plantstore',
-      `--pg1-path=${target.dataDir}`,
-      `--pg1-port=${target.pgPort}`,
-      `--pg1-socket-path=${this.sockets}`,
-    ]
-    return this.runAsClusterUser('pgbackrest', [...options, ...args])
+  async pgbackrest(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return this.runAsClusterUser('pgbackrest', [`--config=${join(this.root, 'pgbackrest.conf')}`, '--stanza=plantstore', ...args])
   }
 
   private async runAsClusterUser(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
