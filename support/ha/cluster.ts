@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { execFile } from 'node:child_process'
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -15,6 +15,30 @@ const EXAMPLE_ROOT = '/var/lib/plantstore-ha'
 /** The example's socket folder (every node's, outside its data folder), replaced by one of this run's. */
 const EXAMPLE_SOCKETS = '/var/run/postgresql'
 export const SUPERUSER_PASSWORD = 'plantstore-example-superuser'
+/** The docs mark their restore steps with this line; the shell block after it is run as it is. */
+const RESTORE_MARKER = '<!-- test:ha runs the next block as it is -->'
+const EXAMPLE_TARGET = '2026-11-25 14:05:00+00'
+const EXAMPLE_RESTORED_PORT = '5450'
+
+/** The shell block after RESTORE_MARKER in docs/, which must be in exactly one place. */
+function documentedRestore(): string {
+  const docs = join(REPO_ROOT, 'docs')
+  const blocks = readdirSync(docs)
+    .filter((name) => name.endsWith('.md'))
+    .flatMap((name) => readFileSync(join(docs, name), 'utf8').split(RESTORE_MARKER).slice(1))
+  if (blocks.length !== 1) throw new Error(`docs/ should mark one restore block, not ${blocks.length}`)
+  const block = /^\s*```sh\n([\s\S]*?)\n```/.exec(blocks[0] as string)
+  if (block === null) throw new Error('no sh block right after the restore marker in docs/')
+  return block[1] as string
+}
+
+/** `text` with each example value replaced, every one of which must be there. */
+function replaceEach(text: string, pairs: [string, string][]): string {
+  return pairs.reduce((result, [example, here]) => {
+    if (!result.includes(example)) throw new Error(`the documented restore no longer names ${example}`)
+    return result.replaceAll(example, here)
+  }, text)
+}
 
 export interface Node {
   name: string
@@ -304,39 +328,22 @@ export class HaCluster {
   }
 
   /**
-   * A new server from the repository, as of `target` (`--type=time`), promoted once it gets
-   * there: a folder of its own, PostgreSQL on a free port, outside the cluster (no archiving,
-   * no synchronous standby). Answers its URL; `stop()` ends it.
+   * The docs' point-in-time restore steps (the shell block after RESTORE_MARKER), run as they are
+   * with only the example's folder, configuration, port and time replaced by this run's: a new
+   * server as of `target`, promoted once it gets there. Answers its URL; `stop()` ends it.
    */
-  async restoreToTime(target: Date): Promise<string> {
-    const dataDir = join(this.root, `restored-${this.restored.length + 1}`)
-    mkdirSync(dataDir, { mode: 0o700 })
-    if (process.getuid?.() === 0) this.own(dataDir)
-    const restored = await this.runAsClusterUser('pgbackrest', [
-      `--config=${join(this.root, 'pgbackrest.conf')}`,
-      '--stanza=plantstore',
-      `--pg1-path=${dataDir}`,
-      '--type=time',
-      // pgBackRest's form: YYYY-MM-DD HH:MM:SS.mmm+00.
-      `--target=${target.toISOString().replace('T', ' ').replace('Z', '+00')}`,
-      '--target-action=promote',
-      'restore',
-    ])
-    if (restored.code !== 0) throw new Error(`pgbackrest restore failed: ${restored.stderr}${restored.stdout}`)
-    this.restored.push(dataDir)
+  async restoreAsDocumented(target: Date): Promise<string> {
     const port = await freePort()
-    const settings = {
-      port: String(port),
-      listen_addresses: '127.0.0.1',
-      unix_socket_directories: dataDir,
-      hba_file: join(dataDir, 'pg_hba.conf'),
-      ident_file: join(dataDir, 'pg_ident.conf'),
-      archive_mode: 'off',
-      synchronous_standby_names: '',
-      primary_conninfo: '',
-    }
-    const args = ['-D', dataDir, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
-    this.others.push(startAs('/usr/lib/postgresql/15/bin/postgres', args, this.log(`restored-${this.restored.length}`), this.root))
+    const script = replaceEach(documentedRestore(), [
+      ['deploy/ha/pgbackrest.conf', join(this.root, 'pgbackrest.conf')],
+      // pgBackRest's form: YYYY-MM-DD HH:MM:SS.mmm+00.
+      [EXAMPLE_TARGET, target.toISOString().replace('T', ' ').replace('Z', '+00')],
+      [EXAMPLE_RESTORED_PORT, String(port)],
+      [EXAMPLE_ROOT, this.root],
+    ])
+    this.restored.push(join(this.root, 'restored'))
+    const ran = await this.runAsClusterUser('sh', ['-e', '-c', script])
+    if (ran.code !== 0) throw new Error(`the documented restore failed (${ran.code}): ${ran.stderr}${ran.stdout}`)
     const url = `postgres://postgres:${SUPERUSER_PASSWORD}@127.0.0.1:${port}/postgres`
     await waitFor(
       'the restored server to reach its target and be promoted',
@@ -381,6 +388,10 @@ export class HaCluster {
   async stop({ keep = false }: { keep?: boolean } = {}): Promise<void> {
     for (const node of this.nodes) if (node.patroni?.pid !== undefined) signal(node.patroni.pid, 'SIGTERM')
     for (const child of this.others) if (child.pid !== undefined) signal(child.pid, 'SIGTERM')
+    for (const dataDir of this.restored) {
+      const postmaster = postmasterOf(dataDir)
+      if (postmaster !== null) signal(postmaster, 'SIGTERM')
+    }
     const ids = () =>
       [
         ...this.nodes.flatMap((node) => [node.patroni?.pid, postmasterOf(node.dataDir)]),
