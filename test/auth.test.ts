@@ -163,6 +163,14 @@ for (const kind of STORE_KINDS) {
       })
     })
 
+    test('a token in the query string is masked in the log however its name is encoded', async () => {
+      for (const name of ['access%5Ftoken', 'ACCESS%5fTOKEN', '%61ccess_token', 'access_%74oken']) {
+        const secret = `pst_querysecret${name.replace(/%/g, '')}`
+        await fx.api.request('GET', `/plants?limit=1&${name}=${secret}`)
+        assert.ok(!fx.logs().includes(secret), `${name}= was logged unmasked`)
+      }
+    })
+
     test('no token appears in the service log', async () => {
       const log = fx.logs()
       assert.ok(log.length > 0)

@@ -291,6 +291,16 @@ describe('outbound safety', () => {
     })
   }
 
+  test('a refused name is answered without the address it resolves to', async () => {
+    const answer = await fx.api.request<{ message: string }>('POST', '/webhooks', {
+      token: fx.adminToken,
+      json: { url: 'http://localhost/hook' },
+    })
+    assert.equal(answer.status, 400)
+    assert.match(answer.body.message, /not allowed/)
+    assert.doesNotMatch(answer.body.message, /127\.0\.0\.1|::1|resolves to/)
+  })
+
   test('at delivery, a target that is (or resolves to) loopback gets no connection', async () => {
     // Made behind the route's back, as if the name had resolved elsewhere at registration.
     for (const url of [receiver.url(), `http://localhost:${receiver.port}/hook`]) {
@@ -311,6 +321,7 @@ describe('outbound safety', () => {
     await pause(800)
     assert.equal(receiver.received.length, 0)
     assert.match(fx.logs(), /may not reach/)
+    assert.doesNotMatch(fx.logs(), /resolves to/, 'the log and the deliveries log never say what a name resolves to')
   })
 })
 

@@ -49,7 +49,8 @@ export class AddressPolicy {
     }
     const blocked = addresses.find((address) => !this.permits(address))
     if (blocked !== undefined) {
-      return `the url's host ${host} is (or resolves to) ${blocked}, a loopback, private or otherwise internal address; WEBHOOK_ALLOWED_NETWORKS can allow it`
+      // What the name resolves to is not said: it would map internal DNS for the caller.
+      return `the url's host ${host} is not allowed: webhooks may not reach a loopback, private or otherwise internal address; WEBHOOK_ALLOWED_NETWORKS can allow it`
     }
     return null
   }
@@ -66,8 +67,7 @@ export class AddressPolicy {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, [])
       const blocked = addresses.find((entry) => !this.permits(entry.address))
-      if (blocked !== undefined)
-        return callback(new BlockedAddressError(`${hostname} resolves to ${blocked.address}, which webhooks may not reach`), [])
+      if (blocked !== undefined) return callback(new BlockedAddressError(`${hostname} is an address webhooks may not reach`), [])
       const [first] = addresses
       if (first === undefined) return callback(new BlockedAddressError(`${hostname} has no address`), [])
       if (options.all) callback(null, addresses)
