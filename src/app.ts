@@ -105,6 +105,9 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
     // Refused by registerGracefulClose instead, so that the answer has the Error shape.
     return503OnClosing: false,
     frameworkErrors: frameworkError,
+    // The router answers a longer path segment as a bad URL before the method and the token are
+    // judged; the URL is bounded by the header size limit, and each route's schema checks its id.
+    routerOptions: { maxParamLength: 16_384 },
     clientErrorHandler: clientError,
   })
   if (spans === null) decorateRequestStore(app, () => store)

@@ -53,6 +53,20 @@ for (const kind of STORE_KINDS) {
       assert.equal(response.status, 400)
     })
 
+    test('a path segment over 100 characters is an id that cannot exist: 405 and 401 first, then a 400 that says what is wrong', async () => {
+      const longId = '1'.repeat(101)
+      const put = await fx.api.request('PUT', `/plants/${longId}`, { token: fx.adminToken })
+      assert.deepEqual([put.status, put.headers.get('allow')], [405, 'GET, HEAD, PATCH, DELETE'])
+      assert.equal((await fx.api.request('GET', `/plants/${longId}`)).status, 401)
+      for (const path of [`/plants/${longId}`, `/plants/-${longId}`, `/webhooks/${'w'.repeat(101)}`]) {
+        const read = await fx.api.request('GET', path, { token: fx.adminToken })
+        const { message } = assertErrorBody(read.text, 400)
+        assert.equal(read.status, 400, path)
+        assert.doesNotMatch(message, /percent-encoding/, path)
+        assert.match(message, /\bid\b/, `${path}: the message is about the id: ${message}`)
+      }
+    })
+
     const malformed: [string, string, number][] = [
       ['a garbled request line', 'GARBAGE\r\n\r\n', 400],
       ['a header line without a colon', 'GET /plants HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n', 400],
