@@ -6,7 +6,6 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const CLI = join(REPO_ROOT, 'bin', 'plantstore')
 
 /** A folder of its own for one test file; removed by `remove()`. */
 export function tempFolder(): { path: string; remove(): void } {
@@ -20,12 +19,15 @@ export interface CliResult {
   stderr: string
 }
 
-/** Runs `bin/plantstore` as a user would, with the given environment on top of a clean one. */
-export function runCli(args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<CliResult> {
+/**
+ * Runs `bin/plantstore` as a user would, with the given environment on top of a clean one;
+ * `root` is the checkout whose CLI runs (another release's, for the upgrade test).
+ */
+export function runCli(args: string[], env: Record<string, string>, cwd = REPO_ROOT, root = REPO_ROOT): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [CLI, ...args],
+      [join(root, 'bin', 'plantstore'), ...args],
       { cwd, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0
@@ -61,12 +63,17 @@ export interface Service {
 export interface StartOptions {
   /** Keep the log lines for `stdout()` (tests read them); a benchmark discards them. */
   keepLogs?: boolean
+  /** The checkout whose `bin/plantstore` serves: this one unless another release's is named. */
+  root?: string
 }
 
 /** Starts `bin/plantstore serve` on a free port of 127.0.0.1 and resolves once it listens. */
-export async function startService(env: Record<string, string>, { keepLogs = true }: StartOptions = {}): Promise<Service> {
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    cwd: REPO_ROOT,
+export async function startService(
+  env: Record<string, string>,
+  { keepLogs = true, root = REPO_ROOT }: StartOptions = {},
+): Promise<Service> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'plantstore'), 'serve'], {
+    cwd: root,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

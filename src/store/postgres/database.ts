@@ -13,8 +13,9 @@ export const FIRST_TOKEN_LOCK = 7_250_002
 const MIGRATION_LOCK_TIMEOUT = '3s'
 const MIGRATION_ATTEMPTS = 4
 const MIGRATION_RETRY_PAUSE_MS = 1_000
-/** SQLSTATE lock_not_available: a lock_timeout ran out. */
+/** SQLSTATEs lock_not_available (a lock_timeout ran out) and deadlock_detected. */
 const LOCK_NOT_AVAILABLE = '55P03'
+const DEADLOCK_DETECTED = '40P01'
 
 /** After the read server failed, reads go to the primary for this long before it is tried again. */
 const READ_RETRY_MS = 5_000
@@ -86,48 +87,58 @@ export class PostgresDatabase {
   }
 
   /**
-   * Applies the pending migrations in one transaction. Each file waits at most
-   * MIGRATION_LOCK_TIMEOUT for a table lock (its own SET LOCAL may say otherwise): a migration
-   * queued behind a long transaction would stall every write queued behind it. A lock timeout
-   * rolls everything back and is tried again; after MIGRATION_ATTEMPTS the error names the file.
+   * Applies the pending migrations, each file in a transaction of its own, under a session
+   * advisory lock (instances starting at once take turns). One transaction for all would hold
+   * each file's locks until the last commits, and a write taking them in another order
+   * deadlocks with it (seen under load: 009's lock on the outbox, then 010's on plants). Each
+   * file waits at most MIGRATION_LOCK_TIMEOUT for a lock; a lock timeout or a deadlock rolls
+   * that file back, and it is tried again, up to MIGRATION_ATTEMPTS times.
    */
   private async migrate(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const current = { name: '' }
+    await withConnection(this.pool, async (client) => {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
       try {
-        await this.migrateOnce(current)
-        return
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error
-        if (attempt === MIGRATION_ATTEMPTS) {
-          throw new Error(
-            `migration ${current.name} waited ${MIGRATION_LOCK_TIMEOUT} for a lock ${attempt} times: another session holds a lock on a table it changes (see pg_locks); nothing was changed`,
-            { cause: error },
-          )
-        }
-        this.log.warn({ migration: current.name, attempt }, 'a migration waited too long for a lock; it was rolled back and is tried again')
-        await new Promise((resolve) => setTimeout(resolve, MIGRATION_RETRY_PAUSE_MS))
+        await client.query(
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+        )
+        const applied = new Set(
+          (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
+        )
+        for (const migration of pendingMigrations('postgres', applied)) await this.apply(client, migration)
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
       }
-    }
+    })
   }
 
-  private async migrateOnce(current: { name: string }): Promise<void> {
-    await this.lockedTransaction(MIGRATION_LOCK, async (client) => {
-      await client.query(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-      )
-      const applied = new Set(
-        (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
-      )
-      for (const migration of pendingMigrations('postgres', applied)) {
-        current.name = migration.name
-        // A file's own SET LOCAL holds until the transaction ends: each starts from the same bounds.
+  private async apply(client: pg.PoolClient, migration: { version: number; name: string; sql: string }): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query('BEGIN')
         await client.query(`SET LOCAL lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`)
         await client.query('SET LOCAL statement_timeout = 0')
         await client.query(migration.sql)
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name])
+        await client.query('COMMIT')
+        return
+      } catch (error) {
+        await client.query('ROLLBACK')
+        const code = (error as { code?: unknown }).code
+        if (code !== LOCK_NOT_AVAILABLE && code !== DEADLOCK_DETECTED) throw error
+        if (attempt === MIGRATION_ATTEMPTS) {
+          throw new Error(
+            `migration ${migration.name} could not take its locks in ${attempt} tries (each waiting up to ${MIGRATION_LOCK_TIMEOUT}): ` +
+              'another session holds a lock on a table it changes (see pg_locks); it was rolled back, the migrations before it are applied',
+            { cause: error },
+          )
+        }
+        this.log.warn(
+          { migration: migration.name, attempt, err: error },
+          'a migration could not take its locks; it was rolled back and is tried again',
+        )
+        await new Promise((resolve) => setTimeout(resolve, MIGRATION_RETRY_PAUSE_MS))
       }
-    })
+    }
   }
 
   /**
