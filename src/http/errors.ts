@@ -44,6 +44,9 @@ export const malformedCondition = (header: string) =>
 export const preconditionRequired = () =>
   new HttpError(428, 'this service requires If-Match on PATCH and DELETE: send the ETag of the version you read, or *')
 
+export const subscriptionDisabled = (id: string) =>
+  new HttpError(409, `webhook subscription ${id} is disabled: nothing is sent to it but a ping; enable it (PATCH enabled: true) first`)
+
 export const keyInFlight = () =>
   new HttpError(409, 'a request with this Idempotency-Key is still in flight; retry it shortly', { 'retry-after': '1' })
 export const keyMismatch = () =>

@@ -17,10 +17,13 @@ import {
   ref,
 } from '../api/schemas.js'
 import { principalOf, visibleOwner } from '../auth/principal.js'
-import { eventNotFound, subscriptionNotFound } from '../http/errors.js'
+import { eventNotFound, subscriptionDisabled, subscriptionNotFound } from '../http/errors.js'
 import type { DeliveryRecord } from '../store/deliveries.js'
 
 const DEFAULT_PAGE = 50
+
+/** What a 409 of redeliver and recover means. */
+const DISABLED = { 409: 'The subscription is disabled: nothing is sent to it but a ping; enable it first (PATCH enabled: true)' }
 
 /** A log entry as the API shows it: `plantId` is absent for a ping. */
 function shown(record: DeliveryRecord) {
@@ -94,11 +97,12 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
         description:
           'The event is due again now, with the same webhook-id and body, and a new round of retries, whatever its state: ' +
           'one whose attempt is under way (a receiver may ask the instant it got the body) is sent once more after that attempt. ' +
-          'An unknown webhook-id, or one of another subscription: 404.',
+          'Its attempts are kept: the log counts every attempt made, and the retry schedule starts again from this one. ' +
+          'An unknown webhook-id, or one of another subscription: 404. While the subscription is disabled: 409, and nothing is sent.',
         params: DeliveryParams,
         response: {
           202: response('The event is due again; its deliveries log shows the attempts'),
-          ...errorResponses([400, 404], { meanings: NOT_FOUND.event }),
+          ...errorResponses([400, 404, 409], { meanings: { ...NOT_FOUND.event, ...DISABLED } }),
         },
       },
     },
@@ -106,6 +110,7 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
       const id = await reachable(request)
       const outcome = await request.store.deliveries.redeliver(id, request.params.webhookId)
       if (outcome === 'unknown') throw eventNotFound(id, request.params.webhookId)
+      if (outcome === 'disabled') throw subscriptionDisabled(id)
       return reply.code(202).send()
     },
   )
@@ -118,19 +123,21 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
         operationId: 'recoverEvents',
         summary: 'Send failed events again',
         description:
-          'Every failed event of the subscription written at or after since is due again now, with its webhook-id and body: after an outage of the endpoint, nothing is lost for good.',
+          'Every failed event of the subscription written at or after since is due again now, with its webhook-id and body, and a new round of retries: after an outage of the endpoint, nothing is lost for good. ' +
+          'While the subscription is disabled: 409, and nothing is sent (enable it first).',
         params: SubscriptionIdParams,
         body: ref(RecoverSchema),
         response: {
           202: response('How many events are due again', { body: RequeuedSchema }),
-          ...errorResponses([400, 404], { meanings: NOT_FOUND.subscription }),
+          ...errorResponses([400, 404, 409], { meanings: { ...NOT_FOUND.subscription, ...DISABLED } }),
         },
       },
     },
     async (request, reply) => {
       const id = await reachable(request)
-      const since = new Date(request.body.since)
-      return reply.code(202).send({ requeued: await request.store.deliveries.recover(id, since) })
+      const recovered = await request.store.deliveries.recover(id, new Date(request.body.since))
+      if (recovered === 'disabled') throw subscriptionDisabled(id)
+      return reply.code(202).send(recovered)
     },
   )
 

@@ -5,6 +5,8 @@ export interface ClaimedDelivery {
   id: bigint
   /** The attempt's number (1 = first); the outcome is recorded only while it is still the latest. */
   attempt: number
+  /** The attempt's number in its round of retries (1 = first since the event was written, redelivered or recovered): the schedule counts from it. */
+  round: number
   /** webhook-id: the same on every attempt of this event. */
   messageId: string
   /** The event type, sent as the plantstore-event header. */
@@ -71,14 +73,18 @@ export interface Outbox {
   hasDue(): Promise<boolean>
   /**
    * Claims up to `limit` due events for one attempt each, within `share`'s bounds per
-   * subscription and per subject (fairShare); an unrecorded claim is due again after `leaseMs`.
+   * subscription and per subject (fairShare), never one of a disabled subscription (but a
+   * ping). The claim is kept in the database, where every process sees the attempt under way;
+   * an unrecorded claim is due again after `leaseMs`.
    */
   claim(limit: number, leaseMs: number, share: ClaimShare): Promise<ClaimedDelivery[]>
   /**
    * Records the outcomes, each unless its claim has been taken over since, and in the same
    * transaction each subscription's failing streak: a 410, or failures with no 2xx for
    * `policy.disableAfterMs`, disable it and fail its pending events. An event redelivered during
-   * its attempt is due again at once. Answers the subscriptions that were disabled now. A claim
+   * its attempt is due again at once. An attempt whose subscription was disabled meanwhile is
+   * recorded as it ended (a 2xx: delivered), and is not retried. Answers the subscriptions that
+   * were disabled now. A claim
    * whose outcome could not be written stays claimed until its lease ends.
    */
   finish(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]>

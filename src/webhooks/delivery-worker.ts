@@ -294,7 +294,8 @@ export class DeliveryWorker implements HasMetrics {
     if (isSuccess(result)) return { kind: 'delivered', result: text }
     if ('status' in result && result.status === 410) return { kind: 'disable', result: text }
     const retryAfterS = 'status' in result ? result.retryAfterS : null
-    const afterMs = retryDelay(claim.attempt, this.config.retryDelaysMs, retryAfterS)
+    // The schedule and the give-up count from the round's first attempt (a redeliver or a recover starts a round).
+    const afterMs = retryDelay(claim.round, this.config.retryDelaysMs, retryAfterS)
     return afterMs === null ? { kind: 'given-up', result: text } : { kind: 'retry', afterMs, result: text }
   }
 }

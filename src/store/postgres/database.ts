@@ -3,6 +3,7 @@ import { Gauge, Histogram, type Registry } from 'prom-client'
 import type { PostgresConfig } from '../../config/config.js'
 import { pendingMigrations } from '../shared/migrations.js'
 import { SILENT_STORE_LOG, type StoreLog, StoreUnavailableError } from '../store.js'
+import { retryingConflicts } from './conflicts.js'
 import { type Pools, isReadOnly, openPools, unavailableOr, withConnection } from './connections.js'
 
 /** Keys of the advisory locks that serialise start-up work across instances. */
@@ -64,17 +65,22 @@ export class PostgresDatabase {
     return database
   }
 
-  /** Runs `work` in a transaction of one pooled connection; a database that cannot serve is StoreUnavailableError. */
+  /**
+   * Runs `work` in a transaction of one pooled connection, again when the server rolls it back
+   * for a deadlock or a serialization failure; a database that cannot serve is StoreUnavailableError.
+   */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return withConnection(
-      this.pool,
-      async (client) => {
-        await client.query('BEGIN')
-        const result = await work(client)
-        await client.query('COMMIT')
-        return result
-      },
-      (client) => client.query('ROLLBACK'),
+    return retryingConflicts(() =>
+      withConnection(
+        this.pool,
+        async (client) => {
+          await client.query('BEGIN')
+          const result = await work(client)
+          await client.query('COMMIT')
+          return result
+        },
+        (client) => client.query('ROLLBACK'),
+      ),
     )
   }
 
@@ -149,7 +155,8 @@ export class PostgresDatabase {
   async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[], pool = this.pool): Promise<pg.QueryResult<R>> {
     const stop = this.queryDuration?.startTimer({ operation: name, pool: pool === this.pool ? 'primary' : 'read' })
     try {
-      return await pool.query<R>(this.preparedStatements ? { name, text, values } : { text, values })
+      // One statement is its own transaction: rolled back for a conflict, it is run again.
+      return await retryingConflicts(() => pool.query<R>(this.preparedStatements ? { name, text, values } : { text, values }))
     } catch (error) {
       throw unavailableOr(error)
     } finally {

@@ -14,6 +14,13 @@ import type {
 import type { PostgresDatabase } from './database.js'
 import { FAIL_PENDING_EVENTS } from './subscriptions.js'
 
+/** A disabled subscription gets pings only. */
+const ENABLED_OR_PING = "(s.disabled_at IS NULL OR d.event = 'ping')"
+/** Disabled during the attempt: recorded as it ended, and not tried again (a ping is, to test the endpoint). */
+const CLOSED = "(s.disabled_at IS NOT NULL AND d.event <> 'ping')"
+/** A redeliver asked for during the attempt: due again now, with a new round of retries. */
+const AGAIN = '(d.redeliver AND s.disabled_at IS NULL)'
+
 const state = (outcome: DeliveryOutcome) => (outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'pending' : 'given_up')
 
 /** The outbox shared by every instance: a claim is a leased row, and rows another instance is claiming are skipped. */
@@ -32,12 +39,13 @@ export class PostgresOutbox implements Outbox {
   async claim(limit: number, leaseMs: number, share: ClaimShare): Promise<ClaimedDelivery[]> {
     const full = atBound(share)
     // Candidates are read without locks and chosen by share; the claim below takes those still due and not locked.
+    // A disabled subscription gets pings only.
     const candidates = await this.database.query<ClaimCandidate & { id: string }>(
       'claim_candidates',
       'SELECT d.id::text AS id, d.subscription_id, s.subject FROM webhook_deliveries AS d ' +
         'JOIN webhook_subscriptions AS s ON s.id = d.subscription_id ' +
         "WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND d.subscription_id <> ALL($2::text[]) AND s.subject <> ALL($3::text[]) " +
-        'ORDER BY d.next_attempt_at LIMIT $1',
+        `AND ${ENABLED_OR_PING} ORDER BY d.next_attempt_at LIMIT $1`,
       [candidatesFor(limit), full.subscriptions, full.subjects],
     )
     const chosen = fairShare(candidates.rows, limit, share).map((row) => row.id)
@@ -45,31 +53,42 @@ export class PostgresOutbox implements Outbox {
     const result = await this.database.query<ClaimRow<string>>(
       'claim_deliveries',
       // The locking read is a CTE so that it runs once: as an IN subquery the planner may run it again and claim more.
-      // A claim also clears a redeliver asked for during an attempt since cut off: this attempt is the one more.
-      "WITH due AS (SELECT id FROM webhook_deliveries WHERE id = ANY($1::int8[]) AND state = 'pending' AND next_attempt_at <= now() FOR UPDATE SKIP LOCKED), " +
+      // The subscription is locked FOR KEY SHARE, skipped while a disable holds it: one disabled since the
+      // candidates were read is seen as it is now, and its events are not handed out.
+      'WITH due AS (SELECT d.id FROM webhook_deliveries AS d JOIN webhook_subscriptions AS s ON s.id = d.subscription_id ' +
+        `WHERE d.id = ANY($1::int8[]) AND d.state = 'pending' AND d.next_attempt_at <= now() AND ${ENABLED_OR_PING} ` +
+        'FOR UPDATE OF d SKIP LOCKED FOR KEY SHARE OF s SKIP LOCKED), ' +
         'lease AS (SELECT now() + make_interval(secs => $2::float8 / 1000) AS until) ' +
+        // A claim also clears a redeliver asked for during an attempt since cut off: this attempt is the one more.
         'UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, next_attempt_at = lease.until, leased_until = lease.until, redeliver = false ' +
         'FROM due, lease, webhook_subscriptions AS s WHERE d.id = due.id AND s.id = d.subscription_id ' +
-        'RETURNING d.id::text AS id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.subject, s.url, s.secret, ' +
+        'RETURNING d.id::text AS id, d.attempts, d.round_start, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.subject, s.url, s.secret, ' +
         'CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret',
       [chosen, leaseMs],
     )
     // The claim's UPDATE has counted this attempt already.
-    return result.rows.map((row) => toClaimedDelivery(row, Number(row.attempts)))
+    return result.rows.map((row) => toClaimedDelivery(row))
   }
 
-  /** One statement for the outcomes, fenced by attempt; what disables a subscription does so in the same transaction. */
+  /**
+   * One statement for the outcomes, fenced by the claim (attempt and lease); what disables a
+   * subscription does so in the same transaction. Locks are taken in the one order every write
+   * of the outbox keeps: the subscriptions (by id), then their events.
+   */
   finish(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]> {
+    const subscriptions = [...new Set(finished.map(({ claim }) => claim.subscriptionId))]
     return this.database.transaction(async (client) => {
+      await client.query('SELECT 1 FROM webhook_subscriptions WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [subscriptions])
       const recorded = await client.query<{ id: string }>(
-        // A redeliver asked for during the attempt makes the event due again now, with a new round of retries.
-        "UPDATE webhook_deliveries AS d SET state = CASE WHEN d.redeliver THEN 'pending' ELSE u.state END, " +
-          'attempts = CASE WHEN d.redeliver THEN 0 ELSE d.attempts END, redeliver = false, leased_until = NULL, ' +
+        // The fence is in the UPDATE's own WHERE: a row changed meanwhile is checked again as it is now.
+        `UPDATE webhook_deliveries AS d SET state = CASE WHEN ${AGAIN} THEN 'pending' WHEN ${CLOSED} AND u.state <> 'delivered' THEN 'given_up' ELSE u.state END, ` +
+          `round_start = CASE WHEN ${AGAIN} THEN d.attempts ELSE d.round_start END, redeliver = false, leased_until = NULL, ` +
           'last_result = u.result, last_status = u.status, last_attempt_at = now(), ' +
-          "finished_at = CASE WHEN d.redeliver OR u.state = 'pending' THEN NULL ELSE now() END, " +
-          "next_attempt_at = CASE WHEN d.redeliver THEN now() WHEN u.state = 'pending' THEN now() + make_interval(secs => u.after_ms / 1000) ELSE d.next_attempt_at END " +
-          'FROM unnest($1::int8[], $2::int[], $3::text[], $4::float8[], $5::text[], $6::int[]) AS u (id, attempt, state, after_ms, result, status) ' +
-          "WHERE d.id = u.id AND d.attempts = u.attempt AND d.state = 'pending' RETURNING d.id::text AS id",
+          `finished_at = CASE WHEN ${AGAIN} OR (u.state = 'pending' AND NOT ${CLOSED}) THEN NULL ELSE now() END, ` +
+          `next_attempt_at = CASE WHEN ${AGAIN} THEN now() WHEN u.state = 'pending' AND NOT ${CLOSED} THEN now() + make_interval(secs => u.after_ms / 1000) ELSE d.next_attempt_at END ` +
+          'FROM unnest($1::int8[], $2::int[], $3::text[], $4::float8[], $5::text[], $6::int[]) AS u (id, attempt, state, after_ms, result, status), ' +
+          'webhook_subscriptions AS s ' +
+          'WHERE d.id = u.id AND d.attempts = u.attempt AND d.leased_until IS NOT NULL AND s.id = d.subscription_id RETURNING d.id::text AS id',
         [
           finished.map(({ claim }) => String(claim.id)),
           finished.map(({ claim }) => claim.attempt),
@@ -100,6 +119,8 @@ export class PostgresOutbox implements Outbox {
         if (row === undefined) continue
         const cause = disableCause(outcome, row.failing_since, row.now.getTime(), policy)
         if (cause === null) continue
+        // FOR UPDATE waits for the creates that hold the subscription FOR KEY SHARE: their events are failed with the others.
+        await client.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1 FOR UPDATE', [subscriptionId])
         await client.query(
           'UPDATE webhook_subscriptions SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL',
           [subscriptionId, cause.description],
@@ -116,8 +137,9 @@ export class PostgresOutbox implements Outbox {
     if (claims.length === 0) return
     await this.database.query(
       'release_deliveries',
-      'UPDATE webhook_deliveries AS d SET attempts = d.attempts - 1, next_attempt_at = now(), leased_until = NULL, redeliver = false ' +
-        "FROM unnest($1::int8[], $2::int[]) AS u (id, attempt) WHERE d.id = u.id AND d.attempts = u.attempt AND d.state = 'pending'",
+      "UPDATE webhook_deliveries AS d SET attempts = d.attempts - 1, next_attempt_at = CASE WHEN d.state = 'pending' THEN now() ELSE d.next_attempt_at END, " +
+        'leased_until = NULL, redeliver = false ' +
+        'FROM unnest($1::int8[], $2::int[]) AS u (id, attempt) WHERE d.id = u.id AND d.attempts = u.attempt AND d.leased_until IS NOT NULL',
       [claims.map((claim) => String(claim.id)), claims.map((claim) => claim.attempt)],
     )
   }

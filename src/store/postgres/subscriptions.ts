@@ -48,6 +48,10 @@ export class PostgresSubscriptions implements SubscriptionRecords {
   update(id: string, subject: string | null, change: SubscriptionChange): Promise<Subscription | null> {
     if (!storable(id)) return Promise.resolve(null)
     return this.database.transaction(async (client) => {
+      // FOR UPDATE first (the one lock order: the subscription, then its events) waits for the
+      // writes that hold it FOR KEY SHARE (a create writing its event): the events they wrote are
+      // failed below, and a write after it sees the change.
+      await client.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1 FOR UPDATE', [id])
       const updated = await client.query<Row>(
         'UPDATE webhook_subscriptions SET url = coalesce($3, url), events = coalesce($4, events), ' +
           'disabled_at = CASE WHEN $5::boolean IS NULL THEN disabled_at WHEN $5 THEN NULL ELSE coalesce(disabled_at, now()) END, ' +

@@ -111,7 +111,10 @@ export function toDeliveryRecord<T, I extends bigint | string | number>(row: Del
 /** A claimed outbox row, as each driver reads its integers (`I`). */
 export interface ClaimRow<I> {
   id: I
+  /** The attempts made, this claim's included. */
   attempts: I
+  /** The attempts made before this round of retries. */
+  round_start: I
   message_id: string
   event: string
   body: string
@@ -124,11 +127,13 @@ export interface ClaimRow<I> {
   trace_parent: string | null
 }
 
-/** The claim of `row` for its attempt number `attempt`. */
-export function toClaimedDelivery<I extends bigint | string | number>(row: ClaimRow<I>, attempt: number): ClaimedDelivery {
+/** The claim of `row`, whose `attempts` counts this claim's attempt already. */
+export function toClaimedDelivery<I extends bigint | string | number>(row: ClaimRow<I>): ClaimedDelivery {
+  const attempt = Number(row.attempts)
   return {
     id: BigInt(row.id),
     attempt,
+    round: attempt - Number(row.round_start),
     messageId: row.message_id,
     event: row.event,
     body: row.body,

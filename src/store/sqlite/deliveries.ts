@@ -1,5 +1,6 @@
 import { INT64_MAX } from '../../api/int64.js'
-import { type DeliveryLog, type DeliveryRecord, PING_PLANT_ID, type Redelivery } from '../deliveries.js'
+import { type DeliveryLog, type DeliveryRecord, PING_PLANT_ID, type Recovery, type Redelivery } from '../deliveries.js'
+import { requeue } from '../shared/requeue.js'
 import { DELIVERY_COLUMNS, type DeliveryRow, toDeliveryRecord } from '../shared/rows.js'
 import type { SqliteDatabase } from './database.js'
 import { eventStatements } from './events.js'
@@ -8,24 +9,18 @@ export class SqliteDeliveryLog implements DeliveryLog {
   private readonly statements
   private readonly events
 
-  /** `claims`: the outbox's, the events whose attempt is under way in this process. */
-  constructor(
-    private readonly database: SqliteDatabase,
-    private readonly claims: ReadonlyMap<bigint, number>,
-  ) {
+  constructor(private readonly database: SqliteDatabase) {
     const { db } = database
     this.statements = {
       list: db
         .prepare(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
         .safeIntegers(true),
-      find: db.prepare('SELECT id, state FROM webhook_deliveries WHERE subscription_id = ? AND message_id = ?').safeIntegers(true),
-      requeue: db.prepare(
-        "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, redeliver = 0, next_attempt_at = ?, finished_at = NULL WHERE id = ?",
+      disabled: db.prepare('SELECT disabled_at IS NOT NULL FROM webhook_subscriptions WHERE id = ?').pluck(),
+      redeliver: db.prepare(
+        `UPDATE webhook_deliveries SET ${requeue('@now')} WHERE subscription_id = @subscription AND message_id = @message`,
       ),
-      redeliverAfterAttempt: db.prepare('UPDATE webhook_deliveries SET redeliver = 1 WHERE id = ?'),
       recover: db.prepare(
-        "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL " +
-          "WHERE subscription_id = ? AND state = 'given_up' AND created_at >= ?",
+        `UPDATE webhook_deliveries SET ${requeue('@now')} WHERE subscription_id = @subscription AND state = 'given_up' AND created_at >= @since`,
       ),
     }
     this.events = eventStatements(db)
@@ -38,19 +33,22 @@ export class SqliteDeliveryLog implements DeliveryLog {
     })
   }
 
-  /** An event claimed here and not yet recorded is under way: it is sent again once its outcome is written. */
+  /** The claim in the event's row tells whether its attempt is under way, whichever process claimed it. */
   redeliver(subscriptionId: string, messageId: string): Promise<Redelivery> {
     return this.database.write((): Redelivery => {
-      const event = this.statements.find.get(subscriptionId, messageId) as { id: bigint; state: string } | undefined
-      if (event === undefined) return 'unknown'
-      if (event.state === 'pending' && this.claims.has(event.id)) this.statements.redeliverAfterAttempt.run(event.id)
-      else this.statements.requeue.run(Date.now(), event.id)
-      return 'requeued'
+      const disabled = this.statements.disabled.get(subscriptionId) as number | undefined
+      if (disabled === undefined) return 'unknown'
+      if (disabled === 1) return 'disabled'
+      const requeued = this.statements.redeliver.run({ now: Date.now(), subscription: subscriptionId, message: messageId })
+      return requeued.changes === 1 ? 'requeued' : 'unknown'
     })
   }
 
-  recover(subscriptionId: string, since: Date): Promise<number> {
-    return this.database.write(() => this.statements.recover.run(Date.now(), subscriptionId, since.getTime()).changes)
+  recover(subscriptionId: string, since: Date): Promise<Recovery> {
+    return this.database.write((): Recovery => {
+      if (this.statements.disabled.get(subscriptionId) === 1) return 'disabled'
+      return { requeued: this.statements.recover.run({ now: Date.now(), subscription: subscriptionId, since: since.getTime() }).changes }
+    })
   }
 
   queuePing(subscriptionId: string, messageId: string, body: string, traceParent: string | null = null): Promise<boolean> {

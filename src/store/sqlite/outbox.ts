@@ -2,19 +2,36 @@ import { disableCause } from '../shared/disable.js'
 import { type ClaimShare, atBound, candidatesFor, fairShare } from '../shared/fair-share.js'
 import { storableText } from '../shared/text.js'
 import { type ClaimRow, toClaimedDelivery } from '../shared/rows.js'
-import type { ClaimedDelivery, DisablePolicy, DisabledSubscription, FinishedDelivery, Outbox, WebhookBacklog } from '../outbox.js'
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DisablePolicy,
+  DisabledSubscription,
+  FinishedDelivery,
+  Outbox,
+  WebhookBacklog,
+} from '../outbox.js'
 import type { SqliteDatabase } from './database.js'
 import { FAIL_PENDING_EVENTS } from './subscriptions.js'
 
+const STATES: Record<DeliveryOutcome['kind'], string> = {
+  delivered: 'delivered',
+  retry: 'pending',
+  'given-up': 'given_up',
+  disable: 'given_up',
+}
+
 /**
- * One process delivers a SQLite store's events, so its claims are kept in memory: a claim
- * costs no write (which would dirty old pages of the outbox in the commits of the creates).
- * A process that dies leaves its claimed events due, and they are attempted after a restart.
+ * One process delivers a SQLite store's events, but every worker process (WORKERS) serves
+ * redeliveries: a claim is therefore written into the event's row (`leased_until`, attempts
+ * counted), where a redeliver served by any process sees the attempt under way. The claims
+ * left by a process that died are given back by the next one's first claim: no other process
+ * delivers, so none of them is still under way.
  */
 export class SqliteOutbox implements Outbox {
-  /** Events this process is attempting, and until when each claim holds. */
-  readonly claims = new Map<bigint, number>()
   private readonly statements
+  /** Whether this process has claimed before: its first claim gives back those of a process before it. */
+  private claimed = false
 
   constructor(private readonly database: SqliteDatabase) {
     const { db } = database
@@ -23,32 +40,47 @@ export class SqliteOutbox implements Outbox {
       due: db
         .prepare(
           // CROSS JOIN keeps the outbox's due index as the outer loop (SQLite would otherwise scan the outbox per subscription).
-          'SELECT d.id, d.attempts, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.subject, s.url, s.secret, ' +
+          'SELECT d.id, d.attempts + 1 AS attempts, d.round_start, d.message_id, d.event, d.body, d.trace_parent, d.subscription_id, s.subject, s.url, s.secret, ' +
             'CASE WHEN s.previous_secret_expires_at > @now THEN s.previous_secret END AS previous_secret FROM webhook_deliveries AS d ' +
             'CROSS JOIN webhook_subscriptions AS s ON s.id = d.subscription_id ' +
-            // The claimed rows are skipped inside SQLite: reading them into objects cost more than the query.
-            "WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed)) " +
+            // A disabled subscription gets pings only.
+            "WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (s.disabled_at IS NULL OR d.event = 'ping') " +
             // Subscriptions and subjects holding their share of the attempts are passed over.
             'AND d.subscription_id NOT IN (SELECT value FROM json_each(@fullSubscriptions)) ' +
             'AND s.subject NOT IN (SELECT value FROM json_each(@fullSubjects)) ' +
             'ORDER BY d.next_attempt_at LIMIT @limit',
         )
         .safeIntegers(true),
-      // A redeliver asked for during the attempt makes the event due again now, with a new round of retries.
-      finish: db.prepare(
-        'UPDATE webhook_deliveries SET attempts = CASE WHEN redeliver = 1 THEN 0 ELSE @attempt END, ' +
-          "state = CASE WHEN redeliver = 1 THEN 'pending' ELSE @state END, " +
-          'finished_at = CASE WHEN redeliver = 1 THEN NULL ELSE @finishedAt END, ' +
-          'next_attempt_at = CASE WHEN redeliver = 1 THEN @attemptedAt ELSE @nextAttemptAt END, redeliver = 0, ' +
-          "last_result = @result, last_status = @status, last_attempt_at = @attemptedAt WHERE id = @id AND attempts = @attempt - 1 AND state = 'pending'",
+      // A claim also clears a redeliver asked for during an attempt since cut off: this attempt is the one more.
+      lease: db.prepare(
+        'UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = @until, leased_until = @until, redeliver = 0 WHERE id = @id',
+      ),
+      giveBackAbandoned: db.prepare(
+        "UPDATE webhook_deliveries SET leased_until = NULL, next_attempt_at = CASE WHEN state = 'pending' THEN ? ELSE next_attempt_at END " +
+          'WHERE leased_until IS NOT NULL',
+      ),
+      claimed: db.prepare(
+        'SELECT d.redeliver, d.event, s.disabled_at IS NOT NULL AS disabled FROM webhook_deliveries AS d ' +
+          'JOIN webhook_subscriptions AS s ON s.id = d.subscription_id WHERE d.id = ? AND d.attempts = ? AND d.leased_until IS NOT NULL',
+      ),
+      record: db.prepare(
+        'UPDATE webhook_deliveries SET state = @state, finished_at = @finishedAt, next_attempt_at = @nextAttemptAt, ' +
+          'round_start = CASE WHEN @newRound = 1 THEN attempts ELSE round_start END, leased_until = NULL, redeliver = 0, ' +
+          'last_result = @result, last_status = @status, last_attempt_at = @attemptedAt WHERE id = @id',
       ),
       clearFailing: db.prepare('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL'),
-      markFailing: db.prepare('UPDATE webhook_subscriptions SET failing_since = coalesce(failing_since, ?) WHERE id = ?'),
+      markFailing: db.prepare(
+        'UPDATE webhook_subscriptions SET failing_since = coalesce(failing_since, ?) WHERE id = ? AND disabled_at IS NULL',
+      ),
       failingSince: db.prepare('SELECT failing_since FROM webhook_subscriptions WHERE id = ? AND disabled_at IS NULL').pluck(),
       disableSubscription: db.prepare(
         'UPDATE webhook_subscriptions SET disabled_at = ?, disabled_reason = ? WHERE id = ? AND disabled_at IS NULL',
       ),
       failPendingEvents: db.prepare(FAIL_PENDING_EVENTS),
+      release: db.prepare(
+        "UPDATE webhook_deliveries SET attempts = attempts - 1, next_attempt_at = CASE WHEN state = 'pending' THEN @now ELSE next_attempt_at END, " +
+          'leased_until = NULL, redeliver = 0 WHERE id = @id AND attempts = @attempt AND leased_until IS NOT NULL',
+      ),
       // The count is kept by triggers and the oldest found by an index: a scrape reads two rows, whatever the backlog.
       backlog: db.prepare(
         'SELECT (SELECT pending FROM webhook_backlog WHERE id = 1) AS pending, ' +
@@ -67,47 +99,52 @@ export class SqliteOutbox implements Outbox {
   }
 
   claim(limit: number, leaseMs: number, share: ClaimShare): Promise<ClaimedDelivery[]> {
-    return this.database.run(() => {
+    return this.database.write(() => {
       const now = Date.now()
-      for (const [id, until] of this.claims) if (until <= now) this.claims.delete(id)
+      if (!this.claimed) this.statements.giveBackAbandoned.run(now)
+      this.claimed = true
       const full = atBound(share)
       const candidates = this.statements.due.all({
         now,
         limit: candidatesFor(limit),
-        claimed: `[${[...this.claims.keys()].join(',')}]`,
         fullSubscriptions: JSON.stringify(full.subscriptions),
         fullSubjects: JSON.stringify(full.subjects),
       }) as ClaimRow<bigint>[]
       const rows = fairShare(candidates, limit, share)
-      for (const row of rows) this.claims.set(row.id, now + leaseMs)
-      // attempts counts those made before this claim: the claim adds none in memory.
-      return rows.map((row) => toClaimedDelivery(row, Number(row.attempts) + 1))
+      for (const row of rows) this.statements.lease.run({ id: row.id, until: now + leaseMs })
+      return rows.map((row) => toClaimedDelivery(row))
     })
   }
 
+  /**
+   * An outcome that could not be written (a full disk) leaves its event claimed until the lease
+   * ends: the receiver is not sent it again meanwhile.
+   */
   finish(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]> {
-    /** The claims given up by this write, until it commits: a redeliver later in its transaction sees the events as no longer under way. */
-    const released = new Map<bigint, number>()
-    const written = this.database.write(() => {
+    return this.database.write(() => {
       const now = Date.now()
       // The last recorded outcome of each subscription in this batch decides its failing streak.
       const last = new Map<string, FinishedDelivery['outcome']>()
-      for (const finishedDelivery of finished) {
-        const { claim, outcome } = finishedDelivery
-        const done = outcome.kind !== 'retry'
-        const recorded = this.statements.finish.run({
+      for (const { claim, outcome, status } of finished) {
+        const row = this.statements.claimed.get(claim.id, claim.attempt) as
+          { redeliver: number; event: string; disabled: number } | undefined
+        // Taken over since (its lease ended and another claim counted), given back, or gone.
+        if (row === undefined) continue
+        // Disabled during the attempt: recorded as it ended, and not tried again (a ping is, to test the endpoint).
+        const closed = row.disabled === 1 && row.event !== 'ping'
+        const again = !closed && row.redeliver === 1
+        const state = again ? 'pending' : closed && outcome.kind !== 'delivered' ? 'given_up' : STATES[outcome.kind]
+        this.statements.record.run({
           id: claim.id,
-          attempt: claim.attempt,
-          state: outcome.kind === 'delivered' ? 'delivered' : done ? 'given_up' : 'pending',
-          finishedAt: done ? now : null,
-          nextAttemptAt: outcome.kind === 'retry' ? now + outcome.afterMs : now,
+          state,
+          finishedAt: state === 'pending' ? null : now,
+          nextAttemptAt: again ? now : outcome.kind === 'retry' && !closed ? now + outcome.afterMs : now,
+          newRound: again ? 1 : 0,
           result: storableText(outcome.result),
-          status: finishedDelivery.status,
+          status,
           attemptedAt: now,
         })
-        if (recorded.changes === 1) last.set(claim.subscriptionId, outcome)
-        if (!released.has(claim.id)) released.set(claim.id, this.claims.get(claim.id) ?? now)
-        this.claims.delete(claim.id)
+        last.set(claim.subscriptionId, outcome)
       }
       const disabled: DisabledSubscription[] = []
       for (const [subscriptionId, outcome] of last) {
@@ -125,22 +162,15 @@ export class SqliteOutbox implements Outbox {
       }
       return disabled
     })
-    // An outcome that could not be written (a full disk) leaves its event claimed until the lease
-    // ends, and a retry no sooner than its delay: the receiver is not flooded meanwhile.
-    return written.catch((error: unknown) => {
-      const now = Date.now()
-      for (const { claim, outcome } of finished) {
-        const lease = this.claims.get(claim.id) ?? released.get(claim.id) ?? now
-        this.claims.set(claim.id, Math.max(lease, outcome.kind === 'retry' ? now + outcome.afterMs : 0))
-      }
-      throw error
-    })
   }
 
-  /** Claims live in this process only: given back, each event is due as it was before its claim. */
-  release(claims: readonly ClaimedDelivery[]): Promise<void> {
-    for (const claim of claims) this.claims.delete(claim.id)
-    return Promise.resolve()
+  /** Each given-back event is due now, its attempt not counted, unless its claim was taken over since. */
+  async release(claims: readonly ClaimedDelivery[]): Promise<void> {
+    if (claims.length === 0) return
+    await this.database.write(() => {
+      const now = Date.now()
+      for (const claim of claims) this.statements.release.run({ id: claim.id, attempt: claim.attempt, now })
+    })
   }
 
   backlog(): Promise<WebhookBacklog> {

@@ -20,7 +20,7 @@ export class SqliteStore implements PlantStore {
     this.tokens = new SqliteTokens(database)
     this.subscriptions = new SqliteSubscriptions(database)
     this.outbox = new SqliteOutbox(database)
-    this.deliveries = new SqliteDeliveryLog(database, this.outbox.claims)
+    this.deliveries = new SqliteDeliveryLog(database)
   }
 
   static open(path: string): SqliteStore {
