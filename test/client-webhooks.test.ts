@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { PlantStoreClient, PlantStoreError, WebhookVerificationError, verifyWebhookEvent } from '@plantstore/client'
+import { PlantStoreClient, PlantStoreError, WEBHOOK_EVENT_TYPES, WebhookVerificationError, verifyWebhookEvent } from '@plantstore/client'
 import { Webhook } from 'standardwebhooks'
+import { EVENT_NAMES } from '../src/api/events.js'
 import { STORE_KINDS } from '../support/databases.js'
 import { Receiver, pause } from '../support/receiver.js'
 import { type ServiceFixture, startFixture } from './helpers/fixture.js'
@@ -61,6 +62,29 @@ for (const kind of STORE_KINDS) {
         () => verifyWebhookEvent(first?.body.replace('exact', 'other') ?? '', first?.headers as Record<string, string>, made.secret),
         WebhookVerificationError,
       )
+      await client.deleteSubscription(made.id)
+    })
+
+    test('verifyWebhookEvent reads a real delivery of every event type the service sends (its catalogue, and ping)', async () => {
+      receiver.received.length = 0
+      const made = await client.createSubscription(receiver.url('/every'), { events: [...EVENT_NAMES] })
+      await client.createPlant({ id: TWO_53_PLUS_1 + 7n, name: 'made' })
+      await client.updatePlant(TWO_53_PLUS_1 + 7n, { name: 'changed', tag: 'new' })
+      await client.deletePlant(TWO_53_PLUS_1 + 7n)
+      const pingId = await client.ping(made.id)
+      const sent = [...EVENT_NAMES, 'ping']
+      await receiver.until((received) => sent.every((type) => received.some((delivery) => delivery.headers['plantstore-event'] === type)))
+      const events = receiver.received.map((delivery) =>
+        verifyWebhookEvent(delivery.body, delivery.headers as Record<string, string>, made.secret),
+      )
+      const byType = Object.fromEntries(events.map((event) => [event.type, event]))
+      assert.deepEqual(Object.keys(byType).sort(), [...sent].sort(), 'every type the service sent is read')
+      assert.deepEqual([...WEBHOOK_EVENT_TYPES].sort(), [...sent].sort(), "the client's list is the service's catalogue and ping")
+      assert.deepEqual(byType.newPlant, { type: 'newPlant', plant: { id: TWO_53_PLUS_1 + 7n, name: 'made' } })
+      assert.deepEqual(byType.plantUpdated, { type: 'plantUpdated', plant: { id: TWO_53_PLUS_1 + 7n, name: 'changed', tag: 'new' } })
+      assert.deepEqual(byType.plantDeleted, { type: 'plantDeleted', id: TWO_53_PLUS_1 + 7n })
+      assert.deepEqual(byType.ping, { type: 'ping', subscription: made.id })
+      assert.equal(receiver.received.find((delivery) => delivery.headers['plantstore-event'] === 'ping')?.headers['webhook-id'], pingId)
       await client.deleteSubscription(made.id)
     })
 

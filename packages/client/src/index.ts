@@ -13,5 +13,12 @@ export type {
   VersionedPlant,
   CreatedPlant,
 } from './types.js'
-export { type WebhookEvent, WebhookVerificationError, verifyWebhook, verifyWebhookEvent } from './webhook.js'
+export {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEvent,
+  type WebhookEventType,
+  WebhookVerificationError,
+  verifyWebhook,
+  verifyWebhookEvent,
+} from './webhook.js'
 export type { components, operations, paths } from './generated/openapi.js'

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { bigintOf, objectOf, parseJson, stringOf } from './json.js'
+import type { webhooks } from './generated/openapi.js'
 import type { NewPlant } from './types.js'
 
 /** A webhook that is not from the service, was altered, or is too old to trust. */
@@ -22,10 +23,6 @@ function keyOf(secret: string): Buffer {
   if (key.length === 0) throw new WebhookVerificationError('the secret is not a whsec_ secret')
   return key
 }
-
-/** A verified delivery: what happened, with exact bigint ids. */
-export type WebhookEvent =
-  { type: 'newPlant'; plant: NewPlant } | { type: 'plantDeleted'; id: bigint } | { type: 'ping'; subscription: string }
 
 /** Checks the signature (any v1 entry may match: two sign during a secret's rotation) and the timestamp; answers the body's text. */
 function verifiedBody(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, toleranceSeconds: number, now: number): string {
@@ -74,7 +71,30 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSourc
 }
 
 /**
- * Checks any delivery (newPlant, plantDeleted or ping, named by its plantstore-event header) as
+ * How each event type's body reads. The keys must be exactly the served document's `webhooks`,
+ * which the service writes from its catalogue of event types (and the client's types are
+ * generated from it): a new event type fails the client's build until it is read here.
+ */
+const READERS = {
+  newPlant: (text: string) => ({ plant: plantOf(text) }),
+  plantUpdated: (text: string) => ({ plant: plantOf(text) }),
+  plantDeleted: (text: string) => ({ id: bigintOf(objectOf(parseJson(text), 'the webhook body').id, 'id') }),
+  ping: (text: string) => ({ subscription: stringOf(objectOf(parseJson(text), 'the webhook body').subscription, 'subscription') }),
+} satisfies Record<keyof webhooks, (text: string) => object>
+
+/** The event types the service sends, named by the plantstore-event header. */
+export type WebhookEventType = keyof typeof READERS
+
+/** A verified delivery: what happened, with exact bigint ids. */
+export type WebhookEvent = { [Type in WebhookEventType]: { type: Type } & ReturnType<(typeof READERS)[Type]> }[WebhookEventType]
+
+/** Every event type the service sends. */
+export const WEBHOOK_EVENT_TYPES = Object.keys(READERS) as readonly WebhookEventType[]
+
+const isEventType = (type: string): type is WebhookEventType => Object.hasOwn(READERS, type)
+
+/**
+ * Checks any delivery (each of WEBHOOK_EVENT_TYPES, named by its plantstore-event header) as
  * verifyWebhook does, accepting it when any v1 entry of webhook-signature verifies, and returns
  * what it says. Throws WebhookVerificationError otherwise.
  */
@@ -86,13 +106,10 @@ export function verifyWebhookEvent(
 ): WebhookEvent {
   const text = verifiedBody(rawBody, headers, secret, options.toleranceSeconds ?? 300, options.now ?? Date.now())
   const type = header(headers, 'plantstore-event')
+  if (!isEventType(type)) throw new WebhookVerificationError(`the event type ${type} is unknown`)
   try {
-    if (type === 'newPlant') return { type, plant: plantOf(text) }
-    const body = objectOf(parseJson(text), 'the webhook body')
-    if (type === 'plantDeleted') return { type, id: bigintOf(body.id, 'id') }
-    if (type === 'ping') return { type, subscription: stringOf(body.subscription, 'subscription') }
+    return { type, ...READERS[type](text) } as WebhookEvent
   } catch (error) {
     throw new WebhookVerificationError(`the ${type} body is not understood: ${(error as Error).message}`, { cause: error })
   }
-  throw new WebhookVerificationError(`the event type ${type} is unknown`)
 }
