@@ -95,7 +95,7 @@ export async function webhookDeliveryRoutes(app: FastifyInstance): Promise<void>
         operationId: 'redeliverEvent',
         summary: 'Send one event again',
         description:
-          'The event is due again now, with the same webhook-id and body, and a new round of retries, whatever its state: ' +
+          'The event is due again now, with the same webhook-id and body, and a new round of retries, whether it was delivered, failed or pending: ' +
           'one whose attempt is under way (a receiver may ask the instant it got the body) is sent once more after that attempt. ' +
           'Its attempts are kept: the log counts every attempt made, and the retry schedule starts again from this one. ' +
           'An unknown webhook-id, or one of another subscription: 404. While the subscription is disabled: 409, and nothing is sent.',

@@ -170,7 +170,8 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
           summary: 'Change a webhook subscription',
           description:
             'Changes url (checked as on create), events or enabled, as application/json or application/merge-patch+json; any other field or a bad value is a 400 and changes nothing. ' +
-            'While disabled a subscription receives no event (none is written for it; its pending ones fail, and can be recovered); enabled: true turns it back on for events from then on.',
+            'While disabled a subscription receives no event but a ping (none is written for it; its pending ones fail, and can be recovered once it is enabled again; redeliver and recover answer 409 meanwhile). ' +
+            'An attempt under way when it is disabled is logged as it ended. enabled: true turns it back on for events from then on.',
           consumes: ['application/json', 'application/merge-patch+json'],
           params: SubscriptionIdParams,
           body: ref(SubscriptionPatchSchema),

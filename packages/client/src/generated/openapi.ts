@@ -161,7 +161,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook subscription
-         * @description Changes url (checked as on create), events or enabled, as application/json or application/merge-patch+json; any other field or a bad value is a 400 and changes nothing. While disabled a subscription receives no event (none is written for it; its pending ones fail, and can be recovered); enabled: true turns it back on for events from then on.
+         * @description Changes url (checked as on create), events or enabled, as application/json or application/merge-patch+json; any other field or a bad value is a 400 and changes nothing. While disabled a subscription receives no event but a ping (none is written for it; its pending ones fail, and can be recovered once it is enabled again; redeliver and recover answer 409 meanwhile). An attempt under way when it is disabled is logged as it ended. enabled: true turns it back on for events from then on.
          */
         patch: operations["updateSubscription"];
         trace?: never;
@@ -217,7 +217,7 @@ export interface paths {
         put?: never;
         /**
          * Send one event again
-         * @description The event is due again now, with the same webhook-id and body, and a new round of retries, whatever its state: one whose attempt is under way (a receiver may ask the instant it got the body) is sent once more after that attempt. An unknown webhook-id, or one of another subscription: 404.
+         * @description The event is due again now, with the same webhook-id and body, and a new round of retries, whether it was delivered, failed or pending: one whose attempt is under way (a receiver may ask the instant it got the body) is sent once more after that attempt. Its attempts are kept: the log counts every attempt made, and the retry schedule starts again from this one. An unknown webhook-id, or one of another subscription: 404. While the subscription is disabled: 409, and nothing is sent.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -237,7 +237,7 @@ export interface paths {
         put?: never;
         /**
          * Send failed events again
-         * @description Every failed event of the subscription written at or after since is due again now, with its webhook-id and body: after an outage of the endpoint, nothing is lost for good.
+         * @description Every failed event of the subscription written at or after since is due again now, with its webhook-id and body, and a new round of retries: after an outage of the endpoint, nothing is lost for good. While the subscription is disabled: 409, and nothing is sent (enable it first).
          */
         post: operations["recoverEvents"];
         delete?: never;
@@ -3866,6 +3866,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The subscription is disabled: nothing is sent to it but a ping; enable it first (PATCH enabled: true) */
+            409: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests for this token or client address */
             429: {
                 headers: {
@@ -4094,6 +4115,27 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the current minute ends (with RATE_LIMIT) */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is disabled: nothing is sent to it but a ping; enable it first (PATCH enabled: true) */
+            409: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
