@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict'
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Registry } from 'prom-client'
 import { after, before, describe, test } from 'node:test'
 import { type JWK, SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose'
 import { EitherTokenAuthenticator, JwtAuthenticator } from '../src/auth/jwt-tokens.js'
@@ -185,6 +189,35 @@ describe("the provider's keys", () => {
       Promise.resolve(authenticator.authenticate(await forgeWithKid(idp.issuer, 'unknown-kid'))),
       (error: Error & { statusCode?: number }) => error.statusCode === 503,
     )
+  })
+
+  test('a provider that cannot be reached: the cause logged once per change of state, every fetch counted', async () => {
+    // JWT_ISSUER with a typo: discovery answers 404.
+    const server = createServer((_request, response) => response.writeHead(404).end()).listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/typo`
+    const warnings: [Record<string, unknown>, string][] = []
+    const authenticator = new JwtAuthenticator(jwtConfig(issuer), Date.now, 20, (details, message) => warnings.push([details, message]))
+    const registry = new Registry()
+    authenticator.registerMetrics(registry)
+    try {
+      for (let i = 0; i < 3; i++) {
+        await assert.rejects(
+          Promise.resolve(authenticator.authenticate(await forgeWithKid(issuer, 'any'))),
+          (error: Error & { statusCode?: number }) => error.statusCode === 503,
+        )
+        await new Promise((resolve) => setTimeout(resolve, 30))
+      }
+      assert.deepEqual(warnings, [
+        [
+          { url: `${issuer}/.well-known/openid-configuration`, status: 404, reason: 'Not Found' },
+          "the identity provider's keys cannot be fetched: JWTs signed with a key not yet fetched answer 503",
+        ],
+      ])
+      assert.match(await registry.metrics(), /^jwks_fetches_total\{result="failure"\} 3$/m)
+    } finally {
+      server.close()
+    }
   })
 
   test('opaque and JWT credentials are told apart by shape', async () => {

@@ -73,7 +73,16 @@ export class JwtAuthenticator implements Authenticator, HasMetrics {
     refetchAfterMs?: number,
     private readonly warn: KeyWarning = () => {},
   ) {
-    this.keys = new ProviderKeys(config.issuer, config.jwksUrl, (result) => this.fetches.inc({ result }), refetchAfterMs)
+    this.keys = new ProviderKeys(
+      config.issuer,
+      config.jwksUrl,
+      (result) => this.fetches.inc({ result }),
+      refetchAfterMs,
+      (problem) =>
+        problem === null
+          ? this.warn({}, "the identity provider's keys can be fetched again")
+          : this.warn({ ...problem }, "the identity provider's keys cannot be fetched: JWTs signed with a key not yet fetched answer 503"),
+    )
   }
 
   registerMetrics(registry: Registry): void {
