@@ -90,7 +90,11 @@ describe('Litestream replication of the SQLite store', { skip }, () => {
   test('at full write load under litestream replicate, every create is answered 200: its checkpoints fail no request', async () => {
     await withReplicatedService('loader', async ({ folder, replicaUrl, replication, token, api }) => {
       const load = writeUntilStopped(api, token, 32, 1)
-      await pause(6_000)
+      // At least 6 s, and until the load is a full one however busy the machine (bounded).
+      for (const since = Date.now(); Date.now() - since < 120_000;) {
+        if (Date.now() - since >= 6_000 && load.written.acknowledged.length > 2_000) break
+        await pause(50)
+      }
       const { acknowledged, statuses } = await load.stop()
       assert.deepEqual([...statuses.keys()], [200], `every create was answered 200: ${JSON.stringify([...statuses])}`)
       assert.ok(acknowledged.length > 2_000, `a full load was written (${acknowledged.length} creates)`)
