@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import pg from 'pg'
 import { STORE_KINDS, type TestDatabase, freshDatabase, runOnDatabase } from '../support/databases.js'
-import { REPO_ROOT, runCli } from '../support/service.js'
+import { REPO_ROOT, runCli, startService } from '../support/service.js'
 
 /** Undoes migration 011 by hand: the database of an instance one release behind. */
 const UNDO_011 =
@@ -80,3 +80,40 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
     })
   })
 }
+
+describe('a database migrated by a newer release', () => {
+  for (const kind of STORE_KINDS) {
+    test(`${kind}: ${kind === 'sqlite' ? 'migrate refuses it with one line naming the unknown migration, exit 1' : 'the service serves and logs one warning naming the unknown migration'}`, async () => {
+      const db = await freshDatabase(kind)
+      try {
+        const migrated = await runCli(['migrate'], { DATABASE_URL: db.url })
+        assert.equal(migrated.code, 0, migrated.stderr)
+        const future = "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '999_from_the_future.sql', 0)"
+        if (kind === 'sqlite') {
+          const { Database } = await import('../src/store/sqlite/driver.js')
+          const sqlite = new Database(db.url.slice('sqlite:'.length))
+          sqlite.exec(future)
+          sqlite.close()
+          const refused = await runCli(['migrate'], { DATABASE_URL: db.url })
+          assert.equal(refused.code, 1, refused.stderr)
+          const lines = refused.stderr.trim().split('\n')
+          assert.equal(lines.length, 1, refused.stderr)
+          assert.match(lines[0]!, /^plantstore: .*migrated by a newer release \(999_from_the_future\.sql/)
+          return
+        }
+        await runOnDatabase(db, future.replace(', 0)', ', now())'))
+        const service = await startService({ DATABASE_URL: db.url })
+        try {
+          const ready = await fetch(`${service.url}/readyz`)
+          assert.equal(ready.status, 200)
+          const warned = (log: string) => log.split('\n').filter((line) => line.includes('999_from_the_future.sql'))
+          assert.equal(warned(await service.waitForLog((log) => warned(log).length > 0)).length, 1, service.stdout())
+        } finally {
+          await service.stop()
+        }
+      } finally {
+        await db.drop()
+      }
+    })
+  }
+})

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import { Gauge, Histogram, type Registry } from 'prom-client'
 import type { PostgresConfig } from '../../config/config.js'
-import { pendingMigrations } from '../shared/migrations.js'
+import { type AppliedMigration, migrationStatus, pendingMigrations } from '../shared/migrations.js'
 import { SILENT_STORE_LOG, type StoreLog, StoreUnavailableError } from '../store.js'
 import { retryingConflicts } from './conflicts.js'
 import { type Pools, isReadOnly, openPools, unavailableOr, withConnection } from './connections.js'
@@ -107,9 +107,16 @@ export class PostgresDatabase {
         await client.query(
           'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
         )
-        const applied = new Set(
-          (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
-        )
+        const rows = (await client.query<AppliedMigration>('SELECT version, name FROM schema_migrations')).rows
+        // During a rolling upgrade this may be the previous release, on a schema the next one migrated: it serves.
+        const { unknown } = migrationStatus('postgres', rows)
+        if (unknown.length > 0) {
+          this.log.warn(
+            { migrations: unknown },
+            `the database has migrations this release does not know (${unknown.join(', ')}): a newer release applied them; serving on`,
+          )
+        }
+        const applied = new Set(rows.map((row) => row.version))
         for (const migration of pendingMigrations('postgres', applied)) await this.apply(client, migration)
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])

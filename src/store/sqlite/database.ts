@@ -4,7 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import type { Registry } from 'prom-client'
 import { counterReading } from '../../observability/collected-metrics.js'
 import { GroupCommit } from '../shared/group-commit.js'
-import { pendingMigrations } from '../shared/migrations.js'
+import { type AppliedMigration, migrationStatus, pendingMigrations } from '../shared/migrations.js'
 import { StoreUnavailableError } from '../store.js'
 import { Database } from './driver.js'
 
@@ -46,7 +46,15 @@ export function migrateSqlite(db: BetterSqlite3.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)')
   // IMMEDIATE takes the write lock first, so two processes migrating at once apply each file once.
   db.transaction(() => {
-    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[])
+    const rows = db.prepare('SELECT version, name FROM schema_migrations').all() as AppliedMigration[]
+    // One machine, an upgrade is a restart: an older release must not write to a schema it does not know.
+    const { unknown } = migrationStatus('sqlite', rows)
+    if (unknown.length > 0) {
+      throw new Error(
+        `the database was migrated by a newer release (${unknown.join(', ')}, unknown to this one): run that release or a newer one`,
+      )
+    }
+    const applied = new Set(rows.map((row) => row.version))
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
     for (const migration of pendingMigrations('sqlite', applied)) {
       db.exec(migration.sql)
