@@ -180,6 +180,14 @@ describe('the served OpenAPI document', () => {
     assert.deepEqual(created.body, [{ name: 'sent as each type' }], 'the plant was created once, as application/json')
   })
 
+  test('the words say what the service does: plants:write also changes plants; POST /webhooks subscribes to every plant event', () => {
+    const text = JSON.stringify(document)
+    assert.match(text, /plants:write \(create, change/)
+    const summary = document.paths['/webhooks']?.post?.summary ?? ''
+    assert.doesNotMatch(summary, /new plants/, summary)
+    assert.match(summary, /plant events/)
+  })
+
   test('servers names PUBLIC_URL as the production address', () => {
     assert.deepEqual(
       document.servers.map(({ url, description }) => ({ url, production: description.startsWith('production') })),

@@ -12,7 +12,7 @@ This document is served at /openapi.json.`
 /** The scopes a token can carry, as the security requirements name them. */
 export const SCOPE_MEANINGS = {
   'plants:read': 'List and get the plants the caller may access',
-  'plants:write': 'Create and delete plants',
+  'plants:write': 'Create, change (PATCH) and delete plants',
   'plants:admin': 'Access every plant, whoever owns it',
   'webhooks:manage': 'Make, list and delete webhook subscriptions',
 } as const
