@@ -22,6 +22,7 @@ import { answerServerLevelRequests, clientError, frameworkError, sendError } fro
 import { errorBody, missingHost } from './http/errors.js'
 import { BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js'
 import { methodNotAllowed } from './http/method-not-allowed.js'
+import { shedOverload } from './http/overload.js'
 import { requestId } from './http/request-id.js'
 import { decorateRequestStore } from './http/request-store.js'
 import { registerGracefulClose } from './lifecycle/shutdown.js'
@@ -31,6 +32,7 @@ import { createValidatorCompiler } from './http/validation.js'
 type AppConfig = Pick<
   Config,
   | 'rateLimit'
+  | 'overload'
   | 'redisUrl'
   | 'requestTimeoutMs'
   | 'keepAliveTimeoutMs'
@@ -136,6 +138,8 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
     app.log.warn(details, message),
   )
   await app.register(async (guarded) => {
+    // Before the token's lookup: a refused request costs no database call.
+    await shedOverload(guarded, config.overload)
     await guardWithToken(guarded, { authenticator, rateLimit: config.rateLimit, redisUrl: config.redisUrl })
     await guarded.register(plantRoutes, { idempotencyTtlMs: config.idempotencyTtlMs, requireIfMatch: config.requireIfMatch })
     await guarded.register(webhookRoutes, { config: config.webhooks })

@@ -42,6 +42,8 @@ export interface Config {
   logLevel: string
   /** Requests per minute per token (or per client address); 0 = off. */
   rateLimit: number
+  /** When the API sheds load with 503 (docs/PERFORMANCE.md, "Overload"). */
+  overload: OverloadLimits
   /** Where instances share their rate-limit counters; null = each instance counts alone. */
   redisUrl: string | null
   /** A request (headers and body) must have arrived within this time. */
@@ -255,6 +257,14 @@ function durationIn(name: string, raw: string): number {
   return ms
 }
 
+/** When the API sheds load (docs/PERFORMANCE.md, "Overload"); 0 turns a bound off. */
+export interface OverloadLimits {
+  /** Requests of the API under way at once; one more is answered 503 at once. */
+  maxInFlight: number
+  /** The event loop's mean delay over the last sample above which requests are answered 503. */
+  maxEventLoopDelayMs: number
+}
+
 /** Reads and checks every setting once; a bad value is a ConfigError naming its variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info'
@@ -267,6 +277,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/plantstore.db', env),
     logLevel,
     rateLimit: integerIn('RATE_LIMIT', env.RATE_LIMIT || '0', 0, 1_000_000_000),
+    overload: {
+      maxInFlight: integerIn('SHED_MAX_IN_FLIGHT', env.SHED_MAX_IN_FLIGHT || '256', 0, 1_000_000),
+      maxEventLoopDelayMs: integerIn('SHED_EVENT_LOOP_DELAY_MS', env.SHED_EVENT_LOOP_DELAY_MS || '1000', 0, 3_600_000),
+    },
     redisUrl: parseRedisUrl(env.REDIS_URL),
     requestTimeoutMs: integerIn('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS || '30000', 100, 3_600_000),
     keepAliveTimeoutMs: integerIn('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS || '72000', 100, 3_600_000),

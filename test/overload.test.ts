@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict'
+import { Agent, request } from 'node:http'
+import { after, before, describe, test } from 'node:test'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
+import { probe } from './helpers/health-probe.js'
+
+/** Clients that each send creates one after another, with no pause, for FLOOD_MS. */
+const CLIENTS = 300
+const FLOOD_MS = 3_000
+/** Low enough that this flood exceeds it on any machine. */
+const MAX_IN_FLIGHT = 16
+
+interface Answer {
+  status: number
+  retryAfter: string | undefined
+  body: string
+}
+
+function create(url: string, token: string, agent: Agent, id: number): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = request(
+      `${url}/plants`,
+      { method: 'POST', agent, timeout: 30_000, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body }))
+        res.on('error', () => resolve({ status: 0, retryAfter: undefined, body }))
+      },
+    )
+    req.on('timeout', () => req.destroy(new Error('timeout')))
+    req.on('error', () => resolve({ status: 0, retryAfter: undefined, body: '' }))
+    req.end(JSON.stringify({ id, name: `flood ${id}` }))
+  })
+}
+
+describe(`a flood of ${CLIENTS} clients creating without pause, on sqlite with SHED_MAX_IN_FLIGHT=${MAX_IN_FLIGHT}`, () => {
+  let fx: ServiceFixture
+  let token: string
+
+  before(async () => {
+    fx = await startFixture('sqlite', { SHED_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT) })
+    token = await fx.token('flood')
+  })
+  after(() => fx.close())
+
+  test('gets 503 with Retry-After and an Error body for what it cannot serve, while /healthz and /readyz answer 200', async () => {
+    const health = probe(fx.service.url, '/healthz')
+    const ready = probe(fx.service.url, '/readyz')
+    const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS })
+    const answers: Answer[] = []
+    let nextId = 1
+    const until = Date.now() + FLOOD_MS
+    try {
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          while (Date.now() < until) answers.push(await create(fx.service.url, token, agent, nextId++))
+        }),
+      )
+    } finally {
+      agent.destroy()
+    }
+    const [healthReport, readyReport] = [await health.stop(), await ready.stop()]
+    const count = (status: number) => answers.filter((answer) => answer.status === status).length
+    console.log(
+      `${answers.length} creates: ${count(200)} × 200, ${count(503)} × 503, ${answers.length - count(200) - count(503)} other; ` +
+        `/healthz ${healthReport.answers} answers, max ${healthReport.maxMs.toFixed(0)} ms; /readyz ${readyReport.answers}, max ${readyReport.maxMs.toFixed(0)} ms`,
+    )
+    assert.ok(count(200) > 0, 'some creates were served')
+    assert.ok(count(503) > 0, 'some creates were refused')
+    assert.equal(answers.length, count(200) + count(503), 'every create was answered 200 or 503')
+    for (const refused of answers.filter((answer) => answer.status === 503)) {
+      assert.equal(refused.retryAfter, '1')
+      assert.deepEqual(Object.keys(JSON.parse(refused.body) as object), ['error', 'message'])
+    }
+    for (const report of [healthReport, readyReport]) {
+      assert.deepEqual([...report.statuses.keys()], [200], 'answered 200 throughout')
+      assert.ok(report.answers >= 3, `answered ${report.answers} times during the flood`)
+    }
+  })
+})
