@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Registry } from 'prom-client'
@@ -31,9 +31,16 @@ function unavailableOr(error: unknown): unknown {
   return error
 }
 
-/** Opens the file (and its folder) in WAL mode with every commit synced to disk. */
+/**
+ * Opens the file (and its folder) in WAL mode with every commit synced to disk. A file or folder
+ * made here is its owner's only (0600, 0700): it holds tokens' hashes and webhook secrets, and
+ * SQLite gives the -wal and -shm the database's mode.
+ */
 export function openSqliteDatabase(path: string): BetterSqlite3.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    closeSync(openSync(path, 'a', 0o600))
+  }
   const db = new Database(path, { timeout: LOCK_WAIT_MS })
   db.pragma('journal_mode = WAL')
   // FULL syncs the WAL on every commit: an acknowledged write survives a power cut, not only a crash.
