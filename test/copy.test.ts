@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import pg from 'pg'
 import { POSTGRES_UNAVAILABLE, type TestDatabase, freshDatabase, runOnDatabase, seedPlants } from '../support/databases.js'
 import { Receiver } from '../support/receiver.js'
 import { REPO_ROOT, type Service, makeToken, runCli, startService, tempFolder } from '../support/service.js'
@@ -141,6 +142,7 @@ describe('plantstore copy between the stores', { skip }, () => {
         ['copy', '--from', 'mysql://x/y', '--to', `sqlite:${target}`],
         ['copy', '--from', `sqlite:${target}`, '--to', `sqlite:${target}`],
         ['copy', '--from', 'sqlite:a.db', '--to', `sqlite:${target}`, 'extra'],
+        ['copy', '--from', 'sqlite:a.db', '--to', 'postgres://u:secret@[::1/x'],
       ]) {
         const result = await runCli(args, {})
         assert.equal(result.code, 2, args.join(' '))
@@ -177,6 +179,70 @@ describe('plantstore copy between the stores', { skip }, () => {
     } finally {
       await service.stop()
     }
+  })
+
+  test('SQLite to SQLite copies too', async () => {
+    const source = await freshDatabase('sqlite')
+    const target = await freshDatabase('sqlite')
+    dropped.push(source, target)
+    await makeToken(source.url, 'alice')
+    await seedPlants(source, { owner: 'alice', firstId: 1n, count: 3, name: (i) => `plant ${i}` })
+    const result = await runCli(['copy', '--from', source.url, '--to', target.url], {})
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stdout, /plants 3 .*tokens 1 /)
+  })
+
+  test('a copy into a database another copy is filling waits for it, then is refused (exit 2)', async () => {
+    const source = await freshDatabase('sqlite')
+    const target = await freshDatabase('postgres')
+    dropped.push(source, target)
+    await makeToken(source.url, 'alice')
+    await runCli(['migrate'], { DATABASE_URL: target.url })
+    const other = new pg.Client({ connectionString: target.url })
+    await other.connect()
+    try {
+      await other.query('BEGIN')
+      await other.query('LOCK TABLE plants, tokens, webhook_subscriptions IN SHARE ROW EXCLUSIVE MODE')
+      await other.query("INSERT INTO plants (id, owner, name) VALUES (1, 'carol', 'From the other copy')")
+      const copy = runCli(['copy', '--from', source.url, '--to', target.url], {})
+      const deadline = Date.now() + 20_000
+      for (;;) {
+        const waiting = await runOnDatabase(
+          target,
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        if (waiting.rows[0].n > 0 || Date.now() > deadline) break
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      await other.query('COMMIT')
+      const refused = await copy
+      assert.equal(refused.code, 2, refused.stderr)
+      assert.match(refused.stderr, /already holds plants/)
+      assert.equal((await runOnDatabase(target, 'SELECT count(*)::int AS n FROM tokens')).rows[0].n, 0)
+    } finally {
+      await other.end()
+    }
+  })
+
+  test('a target migrated by a newer version (exit 2) and a source column the target lacks (exit 1) are refused', async () => {
+    const source = await freshDatabase('sqlite')
+    const newer = await freshDatabase('postgres')
+    const target = await freshDatabase('postgres')
+    dropped.push(source, newer, target)
+    await makeToken(source.url, 'alice')
+    await runCli(['migrate'], { DATABASE_URL: newer.url })
+    await runOnDatabase(newer, "INSERT INTO schema_migrations (version, name) VALUES (999, '999_future.sql')")
+    const refused = await runCli(['copy', '--from', source.url, '--to', newer.url], {})
+    assert.equal(refused.code, 2, refused.stderr)
+    assert.match(refused.stderr, /newer Plant Store \(migration 999\)/)
+    const { Database } = await import('../src/store/sqlite/driver.js')
+    const sqlite = new Database(source.url.slice('sqlite:'.length))
+    sqlite.exec('ALTER TABLE plants ADD COLUMN notes TEXT')
+    sqlite.close()
+    const lacking = await runCli(['copy', '--from', source.url, '--to', target.url], {})
+    assert.equal(lacking.code, 1, lacking.stderr)
+    assert.match(lacking.stderr, /no place for plants\.notes/)
+    assert.equal((await runOnDatabase(target, 'SELECT count(*)::int AS n FROM tokens')).rows[0].n, 0)
   })
 
   test('a copy killed midway leaves nothing in the target, and the next run completes it', async () => {

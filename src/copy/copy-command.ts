@@ -13,6 +13,7 @@ function databaseOf(option: '--from' | '--to', raw: string | undefined, usage: (
   if (!/^sqlite:.+/.test(raw) && !/^postgres(ql)?:\/\/./.test(raw)) {
     throw usage(`copy ${option} must be sqlite:PATH or postgres://…, got '${raw.split(':')[0]}:…'`)
   }
+  if (!raw.startsWith('sqlite:') && !URL.canParse(raw)) throw usage(`copy ${option} is not a valid postgres:// URL`)
   // The command's own URLs, whatever DATABASE_READ_URL the environment holds for serving.
   return parseDatabaseUrl(raw, { ...process.env, DATABASE_READ_URL: '' })
 }

@@ -42,6 +42,17 @@ function checkSourceSchema(config: DatabaseConfig, applied: Set<number>): void {
   }
 }
 
+async function refuseNewer(config: DatabaseConfig, applied: Set<number>): Promise<void> {
+  const known = new Set(pendingMigrations(dialect(config), new Set()).map((migration) => migration.version))
+  const unknown = [...applied].filter((version) => !known.has(version))
+  if (unknown.length > 0) {
+    throw new CopyError(
+      `--to was migrated by a newer Plant Store (migration ${unknown.join(', ')}): copy with that version (nothing was written)`,
+      2,
+    )
+  }
+}
+
 async function refuseUnlessEmpty(target: StoreEnd): Promise<void> {
   const held: string[] = []
   for (const table of TABLES_THAT_MUST_BE_EMPTY) if (await target.hasRows(table)) held.push(table)
@@ -64,10 +75,25 @@ async function migrate(config: DatabaseConfig): Promise<void> {
 }
 
 /**
- * The columns copied for each table both stores have: the target's, each of which the source
- * must have too. A column's kind comes from the PostgreSQL end when there is one.
+ * The columns copied for each table: all the source's, each of which the target must have too
+ * (else nothing is copied: "everything" means every column). A column's kind comes from the
+ * PostgreSQL end when there is one.
  */
 function copyPlan(source: Schema, target: Schema, kindsFrom: Schema): { table: string; columns: Column[] }[] {
+  const missing: string[] = []
+  for (const table of orderTables(source.keys())) {
+    const targetColumns = target.get(table)
+    if (targetColumns === undefined) missing.push(table)
+    else
+      for (const column of (source.get(table) as Map<string, unknown>).keys())
+        if (!targetColumns.has(column)) missing.push(`${table}.${column}`)
+  }
+  if (missing.length > 0) {
+    throw new CopyError(
+      `the target has no place for ${missing.join(', ')} of the source (a schema changed by hand?): nothing was copied`,
+      1,
+    )
+  }
   return orderTables(target.keys())
     .filter((table) => source.has(table))
     .map((table) => {
@@ -92,6 +118,7 @@ export async function copyStore(from: DatabaseConfig, to: DatabaseConfig, progre
     const before = await openTargetAsItIs(to)
     if (before !== null) {
       try {
+        await refuseNewer(to, await before.appliedMigrations())
         await refuseUnlessEmpty(before)
       } finally {
         await before.close()

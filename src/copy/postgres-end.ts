@@ -131,6 +131,8 @@ export class PostgresEnd implements StoreEnd {
 
   async beginWrite(): Promise<void> {
     await this.client.query('BEGIN')
+    // A second copy into the same database waits here, then finds it not empty; a service's writes wait too.
+    await this.client.query('LOCK TABLE plants, tokens, webhook_subscriptions IN SHARE ROW EXCLUSIVE MODE')
   }
 
   async insert(table: string, columns: readonly Column[], rows: readonly Value[][]): Promise<void> {

@@ -20,11 +20,12 @@ export const TABLE_ORDER = ['plants', 'tokens', 'idempotency_keys', 'webhook_sub
 export const TABLES_THAT_MUST_BE_EMPTY = ['plants', 'tokens', 'webhook_subscriptions']
 
 /**
- * Bookkeeping of each store's own, never copied as rows: the target's migrations are its own,
- * and the counter plant versions are drawn from (a table on SQLite, a sequence on PostgreSQL) is
- * carried across as one number (StoreEnd.lastVersion).
+ * Bookkeeping of each store's own, never copied as rows: the target's migrations are its own;
+ * the counter plant versions are drawn from (a table on SQLite, a sequence on PostgreSQL) is
+ * carried across as one number (StoreEnd.lastVersion); SQLite's webhook_backlog is kept by its
+ * triggers as the events arrive.
  */
-export const NOT_COPIED = new Set(['schema_migrations', 'plant_version_counter'])
+export const NOT_COPIED = new Set(['schema_migrations', 'plant_version_counter', 'webhook_backlog'])
 
 export function orderTables(names: Iterable<string>): string[] {
   const rank = (name: string) => {

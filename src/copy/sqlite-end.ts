@@ -46,7 +46,15 @@ export class SqliteEnd implements StoreEnd {
     try {
       db = new Database(path, { fileMustExist: true, timeout: 0 })
     } catch (error) {
-      throw new CopyError(`--from ${path} cannot be opened: ${(error as Error).message}`, 2)
+      throw new CopyError(`--from ${path} cannot be opened: ${(error as Error).message}`, 1)
+    }
+    try {
+      db.pragma('schema_version')
+    } catch (error) {
+      db.close()
+      if ((error as { code?: string }).code !== 'SQLITE_NOTADB')
+        throw new CopyError(`--from ${path} cannot be read: ${(error as Error).message}`, 1)
+      throw new CopyError(`--from ${path} is not a SQLite database`, 1)
     }
     let mode: unknown
     try {
