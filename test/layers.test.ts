@@ -13,7 +13,7 @@ const LAYERS = [
   ['.'],
   ['routes'],
   ['auth', 'webhooks'],
-  ['lifecycle', 'backup'],
+  ['lifecycle', 'backup', 'copy'],
   ['http'],
   ['store/sqlite', 'store/postgres'],
   ['store/shared'],

@@ -69,9 +69,13 @@ async function openTargetAsItIs(config: DatabaseConfig): Promise<StoreEnd | null
 
 /** Brings the target's schema up to date with this version's own migrations, as `plantstore migrate` does. */
 async function migrate(config: DatabaseConfig): Promise<void> {
-  const { openStore } = await import('../open-store.js')
-  const store = await openStore(config)
-  await store.close()
+  if (config.kind === 'sqlite') {
+    const { SqliteStore } = await import('../store/sqlite/store.js')
+    await SqliteStore.open(config.path).close()
+    return
+  }
+  const { PostgresStore } = await import('../store/postgres/store.js')
+  await (await PostgresStore.open(config)).close()
 }
 
 /**

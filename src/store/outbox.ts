@@ -1,5 +1,3 @@
-import type { ClaimShare } from './shared/fair-share.js'
-
 /** An event claimed for one attempt: the claim holds until the lease ends or the outcome is recorded. */
 export interface ClaimedDelivery {
   id: bigint
@@ -96,4 +94,15 @@ export interface Outbox {
   backlog(): Promise<WebhookBacklog>
   /** Deletes at most `limit` delivered or given-up events finished before `before`; answers how many went. */
   prune(before: Date, limit: number): Promise<number>
+}
+
+/**
+ * What a worker's attempts under way hold of its slots, and the most each subscription and
+ * each subject may hold at once: one subject's silent receivers never take every slot.
+ */
+export interface ClaimShare {
+  perSubscription: number
+  perSubject: number
+  heldBySubscription: ReadonlyMap<string, number>
+  heldBySubject: ReadonlyMap<string, number>
 }

@@ -1,5 +1,6 @@
 import { disableCause } from '../shared/disable.js'
-import { type ClaimCandidate, type ClaimShare, atBound, candidatesFor, fairShare } from '../shared/fair-share.js'
+import type { ClaimShare } from '../outbox.js'
+import { type ClaimCandidate, atBound, candidatesFor, fairShare } from '../shared/fair-share.js'
 import { storableText } from '../shared/text.js'
 import { type ClaimRow, toClaimedDelivery } from '../shared/rows.js'
 import type {

@@ -1,3 +1,4 @@
+import type { ClaimShare } from '../outbox.js'
 /** A due event a claim may take: its subscription and that subscription's subject. */
 export interface ClaimCandidate {
   subscription_id: string
@@ -6,17 +7,6 @@ export interface ClaimCandidate {
 
 /** How many due events a claim of `limit` reads to choose from: enough to pass over those at their bound. */
 export const candidatesFor = (limit: number) => limit * 4
-
-/**
- * What a worker's attempts under way hold of its slots, and the most each subscription and
- * each subject may hold at once: one subject's silent receivers never take every slot.
- */
-export interface ClaimShare {
-  perSubscription: number
-  perSubject: number
-  heldBySubscription: ReadonlyMap<string, number>
-  heldBySubject: ReadonlyMap<string, number>
-}
 
 /** Subscriptions and subjects at their bound: a claim passes over their events. */
 export function atBound(share: ClaimShare): { subscriptions: string[]; subjects: string[] } {
