@@ -157,6 +157,35 @@ for (const kind of STORE_KINDS) {
       }
     })
 
+    test('disabled and enabled again during an attempt that fails: the event stays failed and is never sent again', async () => {
+      const token = await fx.token('toggled-mid-attempt', ...MANAGE)
+      const receiver = await SlowReceiver.start()
+      try {
+        let release: () => void = () => undefined
+        const released = new Promise<void>((resolve) => (release = resolve))
+        receiver.answer = async (_arrival, index) => {
+          if (index > 0) return 200
+          await released
+          return 500
+        }
+        const id = await subscribe(fx.api, token, receiver.url())
+        assert.equal((await fx.api.createPlant(token, { id: nextId++, name: 'failed while toggled' })).status, 200)
+        await eventually('the attempt reaches the receiver', async () => receiver.received.length === 1)
+        assert.equal((await setEnabled(fx.api, token, id, false)).status, 200)
+        assert.equal((await setEnabled(fx.api, token, id, true)).status, 200)
+        release()
+        await eventually('the attempt is logged', async () => (await deliveries(fx.api, token, id))[0]?.lastStatus === 500)
+        // Retries here come every 100 ms: a second send would have come by now.
+        await pause(1_000)
+        assert.equal(receiver.received.length, 1, 'the event failed by the disable is not sent again')
+        const [event] = await deliveries(fx.api, token, id)
+        assert.equal(event?.state, 'failed')
+        assert.equal(event?.attempts, 1)
+      } finally {
+        await receiver.close()
+      }
+    })
+
     test('while disabled, recover and redeliver answer 409 and send nothing; a ping is still sent', async () => {
       const token = await fx.token('disabled-asks', ...MANAGE)
       await withReceiver(async (receiver) => {

@@ -17,10 +17,13 @@ import { FAIL_PENDING_EVENTS } from './subscriptions.js'
 
 /** A disabled subscription gets pings only. */
 const ENABLED_OR_PING = "(s.disabled_at IS NULL OR d.event = 'ping')"
-/** Disabled during the attempt: recorded as it ended, and not tried again (a ping is, to test the endpoint). */
-const CLOSED = "(s.disabled_at IS NOT NULL AND d.event <> 'ping')"
-/** A redeliver asked for during the attempt: due again now, with a new round of retries. */
-const AGAIN = '(d.redeliver AND s.disabled_at IS NULL)'
+/**
+ * Disabled during the attempt (failed by the disable, even if enabled again since): recorded as it
+ * ended, and not tried again (a ping is, to test the endpoint).
+ */
+const CLOSED = "((s.disabled_at IS NOT NULL OR d.state <> 'pending') AND d.event <> 'ping')"
+/** A redeliver asked for during the attempt: due again now, with a new round of retries, unless a disable failed it meanwhile. */
+const AGAIN = "(d.redeliver AND s.disabled_at IS NULL AND d.state = 'pending')"
 
 const state = (outcome: DeliveryOutcome) => (outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'retry' ? 'pending' : 'given_up')
 

@@ -61,7 +61,7 @@ export class SqliteOutbox implements Outbox {
           'WHERE leased_until IS NOT NULL',
       ),
       claimed: db.prepare(
-        'SELECT d.redeliver, d.event, s.disabled_at IS NOT NULL AS disabled FROM webhook_deliveries AS d ' +
+        'SELECT d.redeliver, d.event, d.state, s.disabled_at IS NOT NULL AS disabled FROM webhook_deliveries AS d ' +
           'JOIN webhook_subscriptions AS s ON s.id = d.subscription_id WHERE d.id = ? AND d.attempts = ? AND d.leased_until IS NOT NULL',
       ),
       record: db.prepare(
@@ -128,11 +128,12 @@ export class SqliteOutbox implements Outbox {
       const last = new Map<string, FinishedDelivery['outcome']>()
       for (const { claim, outcome, status } of finished) {
         const row = this.statements.claimed.get(claim.id, claim.attempt) as
-          { redeliver: number; event: string; disabled: number } | undefined
+          { redeliver: number; event: string; state: string; disabled: number } | undefined
         // Taken over since (its lease ended and another claim counted), given back, or gone.
         if (row === undefined) continue
-        // Disabled during the attempt: recorded as it ended, and not tried again (a ping is, to test the endpoint).
-        const closed = row.disabled === 1 && row.event !== 'ping'
+        // Disabled during the attempt (failed by the disable, even if enabled again since): recorded as it ended,
+        // and not tried again (a ping is, to test the endpoint).
+        const closed = (row.disabled === 1 || row.state !== 'pending') && row.event !== 'ping'
         const again = !closed && row.redeliver === 1
         const state = again ? 'pending' : closed && outcome.kind !== 'delivered' ? 'given_up' : STATES[outcome.kind]
         this.statements.record.run({
