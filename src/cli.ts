@@ -10,7 +10,8 @@ import { parseDuration } from './config/duration.js'
 
 const USAGE = `usage: plantstore <command>
   serve                                   start the HTTP service (npm start)
-  migrate                                 bring the database schema up to date and exit
+  migrate [--status]                      bring the database schema up to date and exit; with --status, list
+                                          each migration as applied or pending (exit 1 while any is pending)
   token create --subject S [--scope plants:read,plants:write] [--expires-in 30d] [--name LABEL]
                                           make a token and print only the token; scopes:
                                           plants:read, plants:write, plants:admin, webhooks:manage
@@ -191,6 +192,16 @@ async function backupCommand(command: 'backup' | 'restore', args: string[], out:
   }
 }
 
+/** One line per migration, applied or pending (or unknown: applied by a newer release); exit 1 while any is pending. */
+async function migrateStatus(out: Output): Promise<number> {
+  const { readMigrationStatus } = await import('./lifecycle/migration-status.js')
+  const status = await readMigrationStatus(loadConfig().database)
+  for (const name of status.applied) out.stdout(`applied\t${name}`)
+  for (const name of status.unknown) out.stdout(`unknown\t${name} (applied by a newer release)`)
+  for (const name of status.pending) out.stdout(`pending\t${name}`)
+  return status.pending.length > 0 ? 1 : 0
+}
+
 async function withStore(work: (store: PlantStore) => Promise<void>): Promise<void> {
   const store = await openStore(loadConfig().database)
   try {
@@ -226,7 +237,8 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         }
         return null
       case 'migrate':
-        if (args.length > 0) throw new UsageError('migrate takes no arguments; configure it by environment')
+        if (args.length === 1 && args[0] === '--status') return await migrateStatus(out)
+        if (args.length > 0) throw new UsageError('migrate takes no arguments but --status; configure it by environment')
         await withStore(async () => out.stderr('the database schema is up to date'))
         return 0
       case 'token':

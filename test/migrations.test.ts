@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import pg from 'pg'
@@ -111,6 +111,30 @@ describe('a database migrated by a newer release', () => {
         } finally {
           await service.stop()
         }
+      } finally {
+        await db.drop()
+      }
+    })
+  }
+})
+
+describe('plantstore migrate --status', () => {
+  for (const kind of STORE_KINDS) {
+    test(`${kind}: one line per migration, pending then applied; exit 1 while any is pending, and nothing is made`, async () => {
+      const db = await freshDatabase(kind)
+      try {
+        const files = readdirSync(join(REPO_ROOT, 'migrations', kind)).filter((file) => file.endsWith('.sql'))
+        const before = await runCli(['migrate', '--status'], { DATABASE_URL: db.url })
+        assert.equal(before.code, 1, before.stderr)
+        assert.deepEqual(before.stdout.trim().split('\n'), files.map((file) => `pending\t${file}`).sort())
+        if (kind === 'sqlite') assert.equal(existsSync(db.url.slice('sqlite:'.length)), false, 'no database file made')
+        else assert.equal((await runOnDatabase(db, "SELECT to_regclass('schema_migrations') IS NULL AS absent")).rows[0].absent, true)
+        assert.equal((await runCli(['migrate'], { DATABASE_URL: db.url })).code, 0)
+        const after = await runCli(['migrate', '--status'], { DATABASE_URL: db.url })
+        assert.equal(after.code, 0, after.stderr)
+        assert.deepEqual(after.stdout.trim().split('\n'), files.map((file) => `applied\t${file}`).sort())
+        const extra = await runCli(['migrate', '--status', 'now'], { DATABASE_URL: db.url })
+        assert.equal(extra.code, 2)
       } finally {
         await db.drop()
       }
