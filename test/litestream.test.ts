@@ -114,7 +114,10 @@ describe('Litestream replication of the SQLite store', { skip }, () => {
   test('a lost machine comes back from the replica with every plant acknowledged more than 2 s before the loss', async () => {
     await withReplicatedService('survivor', async ({ db, folder, replicaUrl, service, replication, token, api }) => {
       const load = writeUntilStopped(api, token, 8, 1)
-      await pause(4_000)
+      // At least 4 s of load, and enough plants acknowledged more than 2 s ago however busy the machine (at most 60 s).
+      const loadStarted = Date.now()
+      const settled = () => load.written.acknowledged.filter((plant) => plant.at < Date.now() - 2_500).length > 600
+      while (Date.now() - loadStarted < 60_000 && (Date.now() - loadStarted < 4_000 || !settled())) await pause(100)
       // The machine is gone at once: no last sync, no graceful stop, and its disk with it.
       const lostAt = Date.now()
       await replication.kill()
