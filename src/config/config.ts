@@ -279,7 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: integerIn('RATE_LIMIT', env.RATE_LIMIT || '0', 0, 1_000_000_000),
     overload: {
       maxInFlight: integerIn('SHED_MAX_IN_FLIGHT', env.SHED_MAX_IN_FLIGHT || '256', 0, 1_000_000),
-      maxEventLoopDelayMs: integerIn('SHED_EVENT_LOOP_DELAY_MS', env.SHED_EVENT_LOOP_DELAY_MS || '1000', 0, 3_600_000),
+      maxEventLoopDelayMs: integerIn('SHED_EVENT_LOOP_DELAY_MS', env.SHED_EVENT_LOOP_DELAY_MS || '0', 0, 3_600_000),
     },
     redisUrl: parseRedisUrl(env.REDIS_URL),
     requestTimeoutMs: integerIn('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS || '30000', 100, 3_600_000),
