@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config/config.js'
 import { STORE_KINDS } from '../support/databases.js'
 import { runCli } from '../support/service.js'
 import { type InProcessFixture, buildFixture } from './helpers/in-process.js'
-import { AUDIENCE, type IdentityProvider, signingKey, startIdentityProvider } from './helpers/identity-provider.js'
+import { AUDIENCE, type IdentityProvider, offCurveKey, signingKey, startIdentityProvider } from './helpers/identity-provider.js'
 
 const challenge = (response: { headers: Headers }) => response.headers.get('www-authenticate') ?? ''
 
@@ -217,6 +217,34 @@ describe("the provider's keys", () => {
       assert.match(await registry.metrics(), /^jwks_fetches_total\{result="failure"\} 3$/m)
     } finally {
       server.close()
+    }
+  })
+
+  test('a key of the JWKS that cannot be imported: its tokens get 401, and a key published next is fetched at once', async () => {
+    const refetchAfterMs = 1_000
+    const unusable = offCurveKey('off-curve')
+    const first = await startIdentityProvider(CLIENTS, { unusableKeys: [unusable] })
+    const port = Number(new URL(first.issuer).port)
+    const warnings: string[] = []
+    const authenticator = new JwtAuthenticator(jwtConfig(first.issuer), Date.now, refetchAfterMs, (_details, message) =>
+      warnings.push(message),
+    )
+    const registry = new Registry()
+    authenticator.registerMetrics(registry)
+    assert.equal((await authenticator.authenticate(await first.token('gardener', 'plants:read')))?.subject, 'gardener')
+    await first.stop()
+
+    const rotated = await startIdentityProvider(CLIENTS, { key: await signingKey('published-next'), port, unusableKeys: [unusable] })
+    try {
+      const newToken = await rotated.token('gardener', 'plants:read')
+      // Past the refetch interval of the first fetch, so that an unknown kid may fetch again.
+      await new Promise((resolve) => setTimeout(resolve, refetchAfterMs + 100))
+      assert.equal(await authenticator.authenticate(await forgeWithKid(rotated.issuer, 'off-curve')), null, 'junk token: 401')
+      assert.equal((await authenticator.authenticate(newToken))?.subject, 'gardener', 'the key published next was fetched')
+      assert.deepEqual(warnings, ["a key of the identity provider's JWKS cannot be used; its tokens are refused"])
+      assert.match(await registry.metrics(), /^jwks_fetches_total\{result="failure"\} 0$/m)
+    } finally {
+      await rotated.stop()
     }
   })
 

@@ -92,6 +92,7 @@ export class ProviderKeys {
         return key
       } catch (error) {
         if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error
+        if (await this.keptKeyFails(header, token, error)) throw error
         this.failedAt = Date.now()
         this.report(this.lastProblem ?? { url: shown(this.jwksUrl ?? this.issuer), status: null, reason: reasonOf(error) })
       }
@@ -103,6 +104,22 @@ export class ProviderKeys {
     } catch (error) {
       if (error instanceof errors.JWKSNoMatchingKey) throw providerKeysUnreachable()
       throw error
+    }
+  }
+
+  /**
+   * Whether the keys already fetched fail this token the same way by themselves: then the
+   * provider answered and its key for this `kid` cannot be used (a point off its curve). That is
+   * the token's 401, never a reason to stop fetching the provider's other keys.
+   */
+  private async keptKeyFails(header: JWSHeaderParameters, token: FlattenedJWSInput, error: unknown): Promise<boolean> {
+    const kept = this.remote?.jwks()
+    if (kept === undefined || !(error instanceof Error)) return false
+    try {
+      await createLocalJWKSet(kept)(header, token)
+      return false
+    } catch (again) {
+      return again instanceof Error && again.name === error.name && again.message === error.message
     }
   }
 

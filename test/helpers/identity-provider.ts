@@ -27,13 +27,28 @@ export async function signingKey(kid: string): Promise<JWK & { kid: string }> {
   return { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' }
 }
 
+/** A P-256 public key whose point is not on the curve: no verifier can import it. */
+export function offCurveKey(kid: string): JWK & { kid: string } {
+  return {
+    kty: 'EC',
+    crv: 'P-256',
+    x: randomBytes(32).toString('base64url'),
+    y: randomBytes(32).toString('base64url'),
+    kid,
+    alg: 'ES256',
+    use: 'sig',
+  }
+}
+
 /**
  * panva's oidc-provider on 127.0.0.1, issuing JWT access tokens (RFC 9068) for AUDIENCE with
- * the client-credentials grant. `port` reuses an address (a restart with new keys).
+ * the client-credentials grant. `port` reuses an address (a restart with new keys);
+ * `unusableKeys` are published in its JWKS beside its signing key (oidc-provider refuses them
+ * as configuration, so its `/jwks` answer is written here).
  */
 export async function startIdentityProvider(
   clients: ProviderClient[],
-  options: { key?: JWK & { kid: string }; port?: number } = {},
+  options: { key?: JWK & { kid: string }; port?: number; unusableKeys?: JWK[] } = {},
 ): Promise<IdentityProvider> {
   const server: Server = createServer()
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
@@ -71,8 +86,16 @@ export async function startIdentityProvider(
     },
   })
   const handle = provider.callback()
-  // oidc-provider (Koa) answers its own errors; its promise only says when the answer is done.
-  server.on('request', (request, response) => void handle(request, response))
+  const { d: _private, ...publicKey } = key
+  const published = JSON.stringify({ keys: [publicKey, ...(options.unusableKeys ?? [])] })
+  server.on('request', (request, response) => {
+    if (options.unusableKeys !== undefined && request.url === '/jwks') {
+      response.writeHead(200, { 'content-type': 'application/jwk-set+json' }).end(published)
+      return
+    }
+    // oidc-provider (Koa) answers its own errors; its promise only says when the answer is done.
+    void handle(request, response)
+  })
   return {
     issuer,
     signingKey: key,
