@@ -109,7 +109,7 @@ const ANY_ROUTE = [405, 408, 431, 500] as const
 
 interface ResponseOptions {
   /** The body's named schema (or an array of one); none = no body. */
-  body?: TSchema | { type: 'array'; items: { $ref: string }; [keyword: string]: unknown }
+  body?: TSchema | { type: 'array'; items: { $ref: string } | TSchema; [keyword: string]: unknown }
   headers?: Headers
 }
 

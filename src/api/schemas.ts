@@ -41,6 +41,20 @@ export const PlantSchema = Type.Object(
 /** The Plant of the API: `tag` is absent when the plant has none. */
 export type Plant = Static<typeof PlantSchema>
 
+export const ListedPlantSchema = Type.Object(
+  {
+    id: int64('The id of the plant, an exact integer literal', [7]),
+    name: PlantSchema.properties.name,
+    tag: PlantSchema.properties.tag,
+  },
+  {
+    $id: 'ListedPlant',
+    title: 'ListedPlant',
+    description: 'A plant in a list asked for with `include=id`: its id first, then the Plant',
+    examples: [{ id: 7, name: 'Monstera', tag: 'indoor' }],
+  },
+)
+
 // U+0000 is refused because PostgreSQL cannot keep it in text: both stores accept the same names.
 const NAME_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$'
 const TAG_PATTERN = '^[^\\u0000]*$'
@@ -333,6 +347,7 @@ export const RotatedSecretSchema = Type.Object(
 
 /** Schemas with a name of their own: the document lists them under components, and clients get types. */
 export const NAMED_SCHEMAS: readonly TSchema[] = [
+  ListedPlantSchema,
   RotatedSecretSchema,
   DeliverySchema,
   RecoverSchema,
@@ -380,6 +395,12 @@ export const ListQuery = Type.Object({
   after: Type.Optional(int64('Return only plants with an id greater than this (paging)', [7])),
   tag: Type.Optional(
     Type.String({ maxLength: 100, pattern: TAG_PATTERN, description: 'Return only plants with exactly this tag', examples: ['indoor'] }),
+  ),
+  include: Type.Optional(
+    Type.Literal('id', {
+      description:
+        'An extension: `id` gives each item its id, first (a ListedPlant); without it the items are Plants, as the specification says',
+    }),
   ),
 })
 export type ListQueryType = Static<typeof ListQuery>

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { principalOf, visibleOwner } from '../auth/principal.js'
 import { etagOf, ifMatchOf, ifNoneMatchOf } from '../http/entity-tags.js'
@@ -16,6 +17,7 @@ import {
   type NewPlantBody,
   IfMatchHeaders,
   IfNoneMatchHeaders,
+  ListedPlantSchema,
   PlantIdParams,
   type PlantIdParamsType,
   PlantPatchSchema,
@@ -33,7 +35,8 @@ interface PlantRoutesOptions {
 
 function nextPageLink(query: ListQueryType, after: bigint): string {
   const tag = query.tag === undefined ? '' : `&tag=${encodeURIComponent(query.tag)}`
-  return `</plants?limit=${query.limit}&after=${after}${tag}>; rel="next"`
+  const include = query.include === undefined ? '' : `&include=${query.include}`
+  return `</plants?limit=${query.limit}&after=${after}${tag}${include}>; rel="next"`
 }
 
 /** The plant routes; registered inside a scope guarded by `guardWithToken`. */
@@ -108,13 +111,14 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
         operationId: 'listPlants',
         summary: 'List the plants the caller may access',
         description:
-          'Plants in ascending id order: the caller\'s own, or every plant for a token with plants:admin. When a page holds exactly `limit` (> 0) plants, a `Link: <…>; rel="next"` header gives the next page.',
+          'Plants in ascending id order: the caller\'s own, or every plant for a token with plants:admin. When a page holds exactly `limit` (> 0) plants, a `Link: <…>; rel="next"` header gives the next page. ' +
+          'With `include=id` each item carries its id first (a ListedPlant), so that a client can act on a listed plant.',
         querystring: ListQuery,
         response: {
           200: response('The plants in ascending id order, streamed when there are many', {
             body: {
               type: 'array',
-              items: ref(PlantSchema),
+              items: Type.Union([Type.Unsafe(ref(PlantSchema)), Type.Unsafe(ref(ListedPlantSchema))]),
               maxItems: 2147483647,
               examples: [[{ name: 'Monstera', tag: 'indoor' }, { name: 'Fern' }]],
             },
@@ -128,7 +132,13 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
       const query = request.query
       const { body, nextAfter } = await listPlants(
         request.store.plants,
-        { owner: visibleOwner(principalOf(request)), tag: query.tag ?? null, after: query.after ?? null, upTo: null },
+        {
+          owner: visibleOwner(principalOf(request)),
+          tag: query.tag ?? null,
+          after: query.after ?? null,
+          upTo: null,
+          ...(query.include === 'id' && { withId: true }),
+        },
         query.limit,
       )
       if (nextAfter !== null) reply.header('link', nextPageLink(query, nextAfter))

@@ -19,6 +19,8 @@ export interface PlantQuery {
   after: bigint | null
   /** Only plants with an id up to and including this. */
   upTo: bigint | null
+  /** Each JSON object starts with the plant's `id` (`GET /plants?include=id`). */
+  withId?: boolean
 }
 
 /** Plants in ascending id order, already in the JSON form of the API. */

@@ -4,6 +4,7 @@ import {
   type CreatedSubscription,
   type Delivery,
   type EventName,
+  type ListedPlant,
   type NewPlant,
   type Plant,
   type PlantPatch,
@@ -32,6 +33,8 @@ export interface ListOptions {
   after?: bigint
   /** Only plants with exactly this tag. */
   tag?: string
+  /** Each plant comes with its `id` (`include=id`), so that it can be changed or deleted. */
+  includeId?: boolean
 }
 
 /** Where the next page starts: pass it back to listPlants as it is. */
@@ -39,10 +42,11 @@ export interface NextPage {
   limit: number
   after: bigint
   tag?: string
+  includeId?: true
 }
 
-export interface PlantPage {
-  plants: Plant[]
+export interface PlantPage<P = Plant> {
+  plants: P[]
   /** From the answer's Link rel="next"; null on the last page. */
   next: NextPage | null
 }
@@ -51,6 +55,11 @@ function plantOf(value: unknown): Plant {
   const body = objectOf(value, 'a plant')
   const name = stringOf(body.name, 'a plant name')
   return body.tag === undefined ? { name } : { name, tag: stringOf(body.tag, 'a plant tag') }
+}
+
+/** A list item of `include=id`: its id exactly, as a bigint, first. */
+function listedPlantOf(value: unknown): ListedPlant {
+  return { id: bigintOf(objectOf(value, 'a plant').id, 'a plant id'), ...plantOf(value) }
 }
 
 /**
@@ -91,7 +100,8 @@ function nextPageOf(link: string | null, base: URL): NextPage | null {
   if (limit === null || after === null || !/^-?[0-9]+$/.test(after))
     throw new MalformedAnswerError(`the next-page link is not understood: ${uri}`)
   const tag = query.get('tag')
-  return { limit: Number(limit), after: BigInt(after), ...(tag === null ? {} : { tag }) }
+  const includeId = query.get('include') === 'id'
+  return { limit: Number(limit), after: BigInt(after), ...(tag === null ? {} : { tag }), ...(includeId ? { includeId } : {}) }
 }
 
 /** A client of one Plant Store API with one token. Ids are bigints, exact over the whole int64 range. */
@@ -168,21 +178,31 @@ export class PlantStoreClient {
     await response.body?.cancel()
   }
 
-  /** One page of the plants the token may see, in ascending id order. */
-  async listPlants({ limit, after, tag }: ListOptions = {}): Promise<PlantPage> {
+  /** One page of the plants the token may see, in ascending id order; with `includeId`, each with its id. */
+  listPlants(options: ListOptions & { includeId: true }): Promise<PlantPage<ListedPlant>>
+  listPlants(options?: ListOptions & { includeId?: false }): Promise<PlantPage>
+  listPlants(options?: ListOptions): Promise<PlantPage<Plant | ListedPlant>>
+  async listPlants({ limit, after, tag, includeId = false }: ListOptions = {}): Promise<PlantPage<Plant | ListedPlant>> {
     const query = new URLSearchParams()
     if (limit !== undefined) query.set('limit', String(limit))
     if (after !== undefined) query.set('after', String(checkId(after, 'after')))
     if (tag !== undefined) query.set('tag', tag)
+    if (includeId) query.set('include', 'id')
     const response = await this.call('GET', `/plants${query.size > 0 ? `?${query}` : ''}`)
     const body = parseJson(await response.text())
     if (!Array.isArray(body)) throw new MalformedAnswerError('the list is not a JSON array')
-    return { plants: body.map(plantOf), next: nextPageOf(response.headers.get('link'), this.base) }
+    return { plants: body.map(includeId ? listedPlantOf : plantOf), next: nextPageOf(response.headers.get('link'), this.base) }
   }
 
-  /** Every plant the token may see, page by page, following the Link headers. */
-  async *listAll({ tag, pageSize = 1000 }: { tag?: string; pageSize?: number } = {}): AsyncGenerator<Plant, void, undefined> {
-    let page = await this.listPlants({ limit: pageSize, ...(tag === undefined ? {} : { tag }) })
+  /** Every plant the token may see, page by page, following the Link headers; with `includeId`, each with its id. */
+  listAll(options: { tag?: string; pageSize?: number; includeId: true }): AsyncGenerator<ListedPlant, void, undefined>
+  listAll(options?: { tag?: string; pageSize?: number; includeId?: false }): AsyncGenerator<Plant, void, undefined>
+  async *listAll({
+    tag,
+    pageSize = 1000,
+    includeId = false,
+  }: { tag?: string; pageSize?: number; includeId?: boolean } = {}): AsyncGenerator<Plant | ListedPlant, void, undefined> {
+    let page = await this.listPlants({ limit: pageSize, ...(tag === undefined ? {} : { tag }), includeId })
     for (;;) {
       yield* page.plants
       if (page.next === null) return

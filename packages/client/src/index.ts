@@ -2,6 +2,7 @@ export { type ClientOptions, type ListOptions, type NextPage, type PlantPage, Pl
 export { PlantStoreConnectionError, PlantStoreError } from './errors.js'
 export { MalformedAnswerError } from './json.js'
 export type {
+  ListedPlant,
   CreatedSubscription,
   Delivery,
   EventName,

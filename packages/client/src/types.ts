@@ -2,6 +2,8 @@ import type { components } from './generated/openapi.js'
 
 /** A plant as the API returns it: `tag` is absent when the plant has none. */
 export type Plant = components['schemas']['Plant']
+/** A plant of a list asked for with `includeId`: its id is an exact bigint. */
+export type ListedPlant = Plant & { id: bigint }
 /** A plant with its version, the ETag to send back as `ifMatch`: `etag` is not enumerable, so the object still equals a Plant. */
 export type VersionedPlant = Plant & { readonly etag: string }
 /** A created plant with its ETag; `etag` is null only for a replayed create whose plant has since been deleted. */

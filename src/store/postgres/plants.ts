@@ -25,8 +25,9 @@ import type { PostgresDatabase } from './database.js'
 import { INSERT_DELETED_EVENTS, INSERT_NEW_PLANT_EVENTS, INSERT_UPDATED_EVENTS } from './events.js'
 
 /** The plant queries, one per combination of owner and tag filters, each a named prepared statement. */
-function plantSql(byOwner: boolean, byTag: boolean) {
-  const variant = `${byOwner ? '_by_owner' : ''}${byTag ? '_by_tag' : ''}`
+function plantSql(byOwner: boolean, byTag: boolean, withId: boolean) {
+  const variant = `${byOwner ? '_by_owner' : ''}${byTag ? '_by_tag' : ''}${withId ? '_with_id' : ''}`
+  const opening = withId ? `'{"id":' || id::text || ',"name":'` : `'{"name":'`
   // $1 from, $2 to, $3 limit or offset, then owner and tag when filtered on.
   const filters = ['id BETWEEN $1 AND $2']
   if (byOwner) filters.push(`owner = $${filters.length + 3}`)
@@ -39,7 +40,7 @@ function plantSql(byOwner: boolean, byTag: boolean) {
       name: `list_plants${variant}`,
       text:
         `SELECT string_agg(plant, ',' ORDER BY id) AS json, count(*)::int AS count, max(id)::text AS last_id FROM (` +
-        `SELECT id, '{"name":' || to_json(name)::text || CASE WHEN tag IS NULL THEN '}' ELSE ',"tag":' || to_json(tag)::text || '}' END AS plant ` +
+        `SELECT id, ${opening} || to_json(name)::text || CASE WHEN tag IS NULL THEN '}' ELSE ',"tag":' || to_json(tag)::text || '}' END AS plant ` +
         `FROM plants WHERE ${where} ORDER BY id LIMIT $3) AS page`,
     },
     nthId: { name: `nth_plant_id${variant}`, text: `SELECT id FROM plants WHERE ${where} ORDER BY id LIMIT 1 OFFSET $3` },

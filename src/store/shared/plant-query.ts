@@ -11,19 +11,27 @@ export function idRange(query: PlantQuery): { from: bigint; to: bigint } | null 
 }
 
 /**
- * One prepared variant of a plant query per combination of filters (by owner, by tag), made
- * once; the returned function picks the variant a query needs.
+ * One prepared variant of a plant query per combination of filters (by owner, by tag) and of
+ * the item's form (with or without its id), made once; the returned function picks the variant
+ * a query needs.
  */
-export function variantsByFilter<T>(make: (byOwner: boolean, byTag: boolean) => T): (query: PlantQuery) => T {
+export function variantsByFilter<T>(make: (byOwner: boolean, byTag: boolean, withId: boolean) => T): (query: PlantQuery) => T {
   const variants = [
-    [make(false, false), make(false, true)],
-    [make(true, false), make(true, true)],
+    [
+      [make(false, false, false), make(false, false, true)],
+      [make(false, true, false), make(false, true, true)],
+    ],
+    [
+      [make(true, false, false), make(true, false, true)],
+      [make(true, true, false), make(true, true, true)],
+    ],
   ] as const
-  return (query) => variants[query.owner === null ? 0 : 1][query.tag === null ? 0 : 1]
+  return (query) => variants[query.owner === null ? 0 : 1][query.tag === null ? 0 : 1][query.withId === true ? 1 : 0]
 }
 
 /** The query and limit as one key; every string is length-prefixed, so no two queries share a key. */
 export function pageKey(query: PlantQuery, limit: number): string {
   const text = (value: string | null) => (value === null ? '-' : `${value.length}:${value}`)
-  return `${text(query.owner)}|${text(query.tag)}|${query.after ?? '-'}|${query.upTo ?? '-'}|${limit}`
+  const form = query.withId === true ? '|id' : ''
+  return `${text(query.owner)}|${text(query.tag)}|${query.after ?? '-'}|${query.upTo ?? '-'}|${limit}${form}`
 }

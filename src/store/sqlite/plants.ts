@@ -29,6 +29,9 @@ const NTH_ID_SLICE = 20_000
 
 /** A plant as the JSON object of the API, made by SQLite: `tag` is left out when it is NULL. */
 const PLANT_JSON = "CASE WHEN tag IS NULL THEN json_object('name', name) ELSE json_object('name', name, 'tag', tag) END"
+/** The same with the id first, an exact integer literal (SQLite writes its 64-bit integers in full). */
+const PLANT_JSON_WITH_ID =
+  "CASE WHEN tag IS NULL THEN json_object('id', id, 'name', name) ELSE json_object('id', id, 'name', name, 'tag', tag) END"
 
 /** WHERE clause of a plant query, with the range of `idRange`. */
 function plantFilter(byOwner: boolean, byTag: boolean): string {
@@ -52,13 +55,13 @@ export class SqlitePlants implements PlantRecords {
 
   constructor(private readonly database: SqliteDatabase) {
     const { db } = database
-    this.queries = variantsByFilter((byOwner, byTag) => ({
+    this.queries = variantsByFilter((byOwner, byTag, withId) => ({
       // One row with the page's JSON text: a JS value per plant cost more than the query itself.
       // (CAST: a bare bound LIMIT made SQLite's query measurably slower.)
       list: db
         .prepare(
           `SELECT group_concat(plant, ',' ORDER BY id), count(*), max(id) FROM (` +
-            `SELECT id, ${PLANT_JSON} AS plant FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT CAST(@limit AS INTEGER))`,
+            `SELECT id, ${withId ? PLANT_JSON_WITH_ID : PLANT_JSON} AS plant FROM plants WHERE ${plantFilter(byOwner, byTag)} ORDER BY id LIMIT CAST(@limit AS INTEGER))`,
         )
         .safeIntegers(true)
         .raw(true),

@@ -71,7 +71,7 @@ export interface paths {
         };
         /**
          * List the plants the caller may access
-         * @description Plants in ascending id order: the caller's own, or every plant for a token with plants:admin. When a page holds exactly `limit` (> 0) plants, a `Link: <…>; rel="next"` header gives the next page.
+         * @description Plants in ascending id order: the caller's own, or every plant for a token with plants:admin. When a page holds exactly `limit` (> 0) plants, a `Link: <…>; rel="next"` header gives the next page. With `include=id` each item carries its id first (a ListedPlant), so that a client can act on a listed plant.
          */
         get: operations["listPlants"];
         put?: never;
@@ -351,6 +351,27 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * ListedPlant
+         * @description A plant in a list asked for with `include=id`: its id first, then the Plant
+         * @example {
+         *       "id": 7,
+         *       "name": "Monstera",
+         *       "tag": "indoor"
+         *     }
+         */
+        ListedPlant: {
+            /**
+             * Format: int64
+             * @description The id of the plant, an exact integer literal
+             * @example 7
+             */
+            id: bigint;
+            /** @description The name of the plant */
+            name: string;
+            /** @description Tag to specify the type; absent when the plant has none */
+            tag?: string;
+        };
         /**
          * RotatedSecret
          * @description A new secret, and until when the one it replaces still signs
@@ -942,6 +963,8 @@ export interface operations {
                  * @example indoor
                  */
                 tag?: string;
+                /** @description An extension: `id` gives each item its id, first (a ListedPlant); without it the items are Plants, as the specification says */
+                include?: "id";
             };
             header?: never;
             path?: never;
@@ -967,7 +990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Plant"][];
+                    "application/json": (components["schemas"]["Plant"] | components["schemas"]["ListedPlant"])[];
                 };
             };
             /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
