@@ -236,9 +236,10 @@ describe("the provider's keys", () => {
 
     const rotated = await startIdentityProvider(CLIENTS, { key: await signingKey('published-next'), port, unusableKeys: [unusable] })
     try {
-      const newToken = await rotated.token('gardener', 'plants:read')
-      // Past the refetch interval of the first fetch, so that an unknown kid may fetch again.
+      // Past the refetch interval of the first fetch, so that an unknown kid may fetch again (and
+      // past the closing of the first provider's kept-alive connections).
       await new Promise((resolve) => setTimeout(resolve, refetchAfterMs + 100))
+      const newToken = await rotated.token('gardener', 'plants:read')
       assert.equal(await authenticator.authenticate(await forgeWithKid(rotated.issuer, 'off-curve')), null, 'junk token: 401')
       assert.equal((await authenticator.authenticate(newToken))?.subject, 'gardener', 'the key published next was fetched')
       assert.deepEqual(warnings, ["a key of the identity provider's JWKS cannot be used; its tokens are refused"])
