@@ -353,3 +353,40 @@ for (const kind of STORE_KINDS) {
     })
   })
 }
+
+for (const kind of STORE_KINDS) {
+  describe(`versions given by two processes' stores on one ${kind} database`, () => {
+    test('creates and changes committed together by both stores never share a version, and later ones rise above them', async () => {
+      const db = await freshDatabase(kind)
+      const config = loadConfig({ DATABASE_URL: db.url }).database
+      const stores = [await openStore(config), await openStore(config)]
+      try {
+        // Many writes of one turn on each store: each store commits them in few transactions, the two in turn.
+        const writes = stores.flatMap((store, which) =>
+          Array.from({ length: 200 }, (_, i) =>
+            store.plants.create({ id: BigInt(which * 1000 + i + 1), owner: 'o', name: 'n', tag: null }),
+          ),
+        )
+        const created = await Promise.all(writes)
+        const changes = await Promise.all(
+          stores.map((store, which) => store.plants.update(BigInt(which * 1000 + 1), null, { name: `changed by ${which}` }, null)),
+        )
+        const versions = [...created, ...changes.map((change) => (change.outcome === 'updated' ? change.version : null))]
+        assert.ok(
+          versions.every((version) => typeof version === 'number'),
+          'every write was given a version',
+        )
+        assert.equal(new Set(versions).size, versions.length, 'no version was given twice')
+        const last = await stores[0]!.plants.create({ id: 5000n, owner: 'o', name: 'last', tag: null })
+        assert.ok(last !== null && last > Math.max(...(versions as number[])), `a later create (${last}) is above every earlier version`)
+        // A create of a taken id gives no version, and the store goes on giving new ones.
+        assert.equal(await stores[1]!.plants.create({ id: 5000n, owner: 'o', name: 'again', tag: null }), null)
+        const after = await stores[1]!.plants.create({ id: 5001n, owner: 'o', name: 'after', tag: null })
+        assert.ok(after !== null && after > last, 'versions keep rising after a refused create')
+      } finally {
+        for (const store of stores) await store.close()
+        await db.drop()
+      }
+    })
+  })
+}

@@ -7,6 +7,7 @@ import { GroupCommit } from '../shared/group-commit.js'
 import { type AppliedMigration, migrationStatus, pendingMigrations } from '../shared/migrations.js'
 import { StoreUnavailableError } from '../store.js'
 import { Database } from './driver.js'
+import { VersionCounter } from './version-counter.js'
 
 /** How long SQLite may wait for a lock held by another connection before the request fails (503). */
 export const LOCK_WAIT_MS = 5_000
@@ -83,6 +84,8 @@ export class SqliteDatabase {
   subscribed = false
   /** Transactions committed and the writes they carried, for /metrics: their ratio is the writes per sync. */
   readonly commitCounts = { transactions: 0, writes: 0 }
+  /** Plant versions for the writes of the current transaction. */
+  readonly versions: VersionCounter
   private begun = 0
   private readonly writes: GroupCommit<Write, unknown>
   private readonly commitTransaction: BetterSqlite3.Transaction<(writes: Write[]) => unknown[]>
@@ -96,11 +99,15 @@ export class SqliteDatabase {
     const anySubscription = db.prepare('SELECT 1 FROM webhook_subscriptions WHERE disabled_at IS NULL LIMIT 1').pluck()
     this.pingStatement = db.prepare('SELECT 1').pluck()
     this.dataVersionStatement = db.prepare('PRAGMA data_version').pluck()
+    this.versions = new VersionCounter(db)
     this.commitTransaction = db.transaction((writes: Write[]) => {
       // Read under the write lock, so no subscription can appear before this transaction ends:
       // without any, a create writes no event and costs what it did before webhooks.
       this.subscribed = anySubscription.get() !== undefined
-      return writes.map((write) => write())
+      this.versions.begin()
+      const results = writes.map((write) => write())
+      this.versions.end()
+      return results
     })
     this.writes = new GroupCommit((writes) =>
       this.run(() => this.commitNow(writes)).then(

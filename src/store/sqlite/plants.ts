@@ -78,8 +78,6 @@ export class SqlitePlants implements PlantRecords {
       insert: db.prepare(
         'INSERT INTO plants (id, owner, name, tag, created_at, version) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
       ),
-      // One counter for the whole store: no version is ever given twice, across deletes too.
-      nextVersion: db.prepare('UPDATE plant_version_counter SET value = value + 1 RETURNING value').pluck(),
       get: db.prepare('SELECT name, tag, version FROM plants WHERE id = ?'),
       getOwn: db.prepare('SELECT name, tag, version FROM plants WHERE id = ? AND owner = ?'),
       // What a conditional write reads under the write lock.
@@ -105,9 +103,9 @@ export class SqlitePlants implements PlantRecords {
     this.events = eventStatements(db)
   }
 
-  /** The next version of the store's counter, inside a write transaction. */
+  /** The next version of the store's one counter, inside a write transaction: none is given twice, across deletes too. */
   private nextVersion(): number {
-    return this.statements.nextVersion.get() as number
+    return this.database.versions.take()
   }
 
   /** The plant and its events, inside a group commit's transaction; its version, null when the id exists. */
