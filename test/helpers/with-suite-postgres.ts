@@ -63,7 +63,8 @@ async function startCluster(bin: string): Promise<{ url: string; stop(): Promise
   if (user) chownSync(folder, user.uid, user.gid)
   const data = join(folder, 'data')
   const log = join(folder, 'server.log')
-  const as = { ...(user ?? {}), stdio: ['ignore', 'ignore', 'inherit'] as SpawnOptions['stdio'] }
+  // Run from the cluster's folder: the postgres user may not enter the current one (a fresh 0700 clone).
+  const as = { ...(user ?? {}), cwd: folder, stdio: ['ignore', 'ignore', 'inherit'] as SpawnOptions['stdio'] }
   const remove = () => rmSync(folder, { recursive: true, force: true })
   try {
     const initdb = ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']
