@@ -64,7 +64,10 @@ function parseSubject(text: string | undefined): string {
   return text
 }
 
-async function createToken(tokens: TokenRecords, args: string[], out: Output): Promise<void> {
+/** What a checked token command does once the database is open. */
+type TokenWork = (tokens: TokenRecords, out: Output) => Promise<void>
+
+function parseCreateToken(args: string[]): TokenWork {
   const { values } = parseArgs({
     args,
     options: {
@@ -92,7 +95,7 @@ async function createToken(tokens: TokenRecords, args: string[], out: Output): P
     if (duration === undefined) throw new UsageError('--expires-in takes a number and a unit: 90s, 45m, 12h, 30d')
     expiresAt = new Date(Date.now() + duration)
   }
-  out.stdout(await issueToken(tokens, { subject, scopes, name, expiresAt }))
+  return async (tokens, out) => out.stdout(await issueToken(tokens, { subject, scopes, name, expiresAt }))
 }
 
 function tokenLine(token: TokenRecord): string {
@@ -128,45 +131,52 @@ function packageVersion(): string {
   return manifest.version
 }
 
-/** `plantstore token …` on an open store. */
-export async function tokenCommand(tokens: TokenRecords, args: string[], out: Output): Promise<void> {
+/** `plantstore token …`: every argument checked here, before the database is opened. */
+export function parseTokenCommand(args: string[]): TokenWork {
   const [action, ...rest] = args
   switch (action) {
     case 'create':
-      return createToken(tokens, rest, out)
+      return parseCreateToken(rest)
     case 'list': {
       const json = rest.length === 1 && rest[0] === '--json'
       if (rest.length > 0 && !json) throw new UsageError('token list takes no arguments but --json')
-      const listed = await tokens.list()
-      if (json) out.stdout(JSON.stringify(listed.map(tokenJson)))
-      else for (const token of listed) out.stdout(tokenLine(token))
-      return
+      return async (tokens, out) => {
+        const listed = await tokens.list()
+        if (json) out.stdout(JSON.stringify(listed.map(tokenJson)))
+        else for (const token of listed) out.stdout(tokenLine(token))
+      }
     }
     case 'revoke': {
       const [id, ...extra] = rest
       if (id === undefined || extra.length > 0 || !/^[1-9][0-9]{0,15}$/.test(id)) {
         throw new UsageError('token revoke takes one token id, as shown by token list')
       }
-      if (!(await tokens.revoke(Number(id)))) throw new CommandError(`no token ${id} that is not already revoked`)
-      out.stderr(`revoked token ${id}`)
-      return
+      return async (tokens, out) => {
+        if (!(await tokens.revoke(Number(id)))) throw new CommandError(`no token ${id} that is not already revoked`)
+        out.stderr(`revoked token ${id}`)
+      }
     }
     default:
       throw new UsageError(`unknown token command '${action ?? ''}'`)
   }
 }
 
+/** `plantstore token …` on an open store. */
+export async function tokenCommand(tokens: TokenRecords, args: string[], out: Output): Promise<void> {
+  await parseTokenCommand(args)(tokens, out)
+}
+
 /** The one path an option names, given once. */
-function onePath(args: string[], option: 'to' | 'from'): string {
+function onePath(command: 'backup' | 'restore', args: string[], option: 'to' | 'from'): string {
   const { values } = parseArgs({ args, options: { [option]: { type: 'string', multiple: true } }, strict: true, allowPositionals: false })
   const paths = values[option] as string[] | undefined
-  if (paths === undefined || paths.length !== 1 || paths[0] === '') throw new UsageError(`it takes --${option} PATH, once`)
+  if (paths === undefined || paths.length !== 1 || paths[0] === '') throw new UsageError(`${command} takes --${option} PATH, once`)
   return paths[0] as string
 }
 
 /** `plantstore backup --to PATH` and `restore --from PATH`: SQLite's own copy; PostgreSQL has pgBackRest. */
 async function backupCommand(command: 'backup' | 'restore', args: string[], out: Output): Promise<number> {
-  const path = onePath(args, command === 'backup' ? 'to' : 'from')
+  const path = onePath(command, args, command === 'backup' ? 'to' : 'from')
   const { database } = loadConfig()
   if (database.kind !== 'sqlite') {
     out.stderr(`plantstore: ${command} is for the embedded SQLite store; back PostgreSQL up with pgBackRest (docs/backups.md)`)
@@ -218,11 +228,17 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
     out.stdout(USAGE)
     return 0
   }
-  if (command === '--version') {
-    out.stdout(packageVersion())
+  // `serve --help`, `token create -h`: the usage, whatever else the line holds, and nothing touched.
+  if (args.some((arg) => arg === '--help' || arg === '-h')) {
+    out.stdout(USAGE)
     return 0
   }
   try {
+    if (command === '--version') {
+      if (args.length > 0) throw new UsageError('--version takes no arguments')
+      out.stdout(packageVersion())
+      return 0
+    }
     loadDotEnv()
     switch (command) {
       case 'serve':
@@ -241,9 +257,11 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
         if (args.length > 0) throw new UsageError('migrate takes no arguments but --status; configure it by environment')
         await withStore(async () => out.stderr('the database schema is up to date'))
         return 0
-      case 'token':
-        await withStore((store) => tokenCommand(store.tokens, args, out))
+      case 'token': {
+        const work = parseTokenCommand(args)
+        await withStore((store) => work(store.tokens, out))
         return 0
+      }
       case 'backup':
       case 'restore':
         return await backupCommand(command, args, out)

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { pendingMigrations } from '../store/shared/migrations.js'
@@ -42,6 +42,10 @@ export interface CheckedDatabase {
  * file, and changes nothing (a read-only connection never checkpoints).
  */
 export function openForReading(path: string): BetterSqlite3.Database {
+  // SQLite's own word for a folder is "disk I/O error", which sends an operator after the disk.
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory() === true) {
+    throw new BackupError(`${path} is a folder: name the backup file in it`, 2)
+  }
   try {
     return new Database(path, { readonly: true, fileMustExist: true })
   } catch (error) {
