@@ -55,8 +55,21 @@ function forValidation(schema: unknown, fromText: boolean): unknown {
 }
 
 /** RFC 3339 date and time with an offset (`2026-11-24T08:00:00Z`, `…+02:00`), and a real instant. */
-const RFC_3339 = /^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$/
-const isDateTime = (text: string): boolean => RFC_3339.test(text) && !Number.isNaN(Date.parse(text))
+const RFC_3339 = /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-]([0-9]{2}):[0-9]{2})$/
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate()
+// Date.parse alone rolls February 30th and hour 24 over into another day: they name no instant here.
+const isDateTime = (text: string): boolean => {
+  const parts = RFC_3339.exec(text)
+  if (parts === null || Number.isNaN(Date.parse(text))) return false
+  const [year, month, day, hour, offsetHours] = [1, 2, 3, 4, 7].map((index) => Number(parts[index] ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && hour <= 23 && offsetHours <= 23
+}
 
 /**
  * One Ajv for every part of the request, with no type coercion: `{"name": 7}` is a 400, not "7".
