@@ -1,5 +1,5 @@
-import { PlantStoreConnectionError, PlantStoreError } from './errors.js'
-import { MalformedAnswerError, bigintOf, objectOf, parseJson, stringOf, toJson } from './json.js'
+import { MalformedAnswerError, PlantStoreConnectionError, PlantStoreError } from './errors.js'
+import { bigintOf, objectOf, parseJson, stringOf, toJson } from './json.js'
 import {
   type CreatedSubscription,
   type Delivery,
@@ -66,15 +66,14 @@ function listedPlantOf(value: unknown): ListedPlant {
  * The plant of an answer with its ETag as `etag`: read-only and not enumerable, so the plant
  * still equals, and serialises as, the API's Plant.
  */
-async function versionedOf(response: Response): Promise<VersionedPlant> {
-  if (response.headers.get('etag') === null) throw new MalformedAnswerError('the answer has no ETag')
-  return (await withEtag(response)) as VersionedPlant
+function versionedOf(body: unknown, headers: Headers): VersionedPlant {
+  if (headers.get('etag') === null) throw new MalformedAnswerError('the answer has no ETag')
+  return withEtag(body, headers) as VersionedPlant
 }
 
 /** The plant of an answer with its ETag as `etag`, null when the answer has none. */
-async function withEtag(response: Response): Promise<CreatedPlant> {
-  const etag = response.headers.get('etag')
-  return Object.defineProperty(plantOf(parseJson(await response.text())), 'etag', { value: etag, enumerable: false }) as CreatedPlant
+function withEtag(body: unknown, headers: Headers): CreatedPlant {
+  return Object.defineProperty(plantOf(body), 'etag', { value: headers.get('etag'), enumerable: false }) as CreatedPlant
 }
 
 /** A deliveries log entry: numbers read exactly (the plant id as a bigint). */
@@ -118,8 +117,17 @@ export class PlantStoreClient {
     this.timeoutMs = timeoutMs
   }
 
-  /** A call; no answer is a PlantStoreConnectionError, an answer that is not a success a PlantStoreError. */
-  private async call(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  /**
+   * A call, its answer's JSON body read by `decode` (none read without it). No answer, or one cut
+   * before its body ends, is a PlantStoreConnectionError; an answer that is not a success a
+   * PlantStoreError; a success whose body is not the API's a MalformedAnswerError.
+   */
+  private async call<T = void>(
+    method: string,
+    path: string,
+    init: { body?: string; headers?: Record<string, string> } = {},
+    decode?: (body: unknown, headers: Headers) => T,
+  ): Promise<T> {
     const url = new URL(path, this.base)
     const abort = new AbortController()
     let timedOut = false
@@ -127,6 +135,7 @@ export class PlantStoreClient {
       timedOut = true
       abort.abort()
     }, this.timeoutMs)
+    const repeatable = () => method === 'GET' || method === 'DELETE' || init.headers?.['idempotency-key'] !== undefined
     let response: Response
     try {
       response = await this.fetch(url, {
@@ -136,14 +145,28 @@ export class PlantStoreClient {
         ...(init.body === undefined ? {} : { body: init.body }),
       })
     } catch (error) {
-      const repeatable = method === 'GET' || method === 'DELETE' || init.headers?.['idempotency-key'] !== undefined
-      throw PlantStoreConnectionError.of(error, method, url, repeatable, timedOut, this.timeoutMs)
+      throw PlantStoreConnectionError.of(error, method, url, repeatable(), timedOut, this.timeoutMs)
     } finally {
       // The headers are in: a long body (a big list) is not cut off.
       clearTimeout(timer)
     }
     if (!response.ok) throw await PlantStoreError.from(response)
-    return response
+    if (decode === undefined) {
+      await response.body?.cancel()
+      return undefined as T
+    }
+    let text: string
+    try {
+      text = await response.text()
+    } catch (error) {
+      throw PlantStoreConnectionError.of(error, method, url, repeatable(), false, this.timeoutMs)
+    }
+    try {
+      return decode(parseJson(text), response.headers)
+    } catch (error) {
+      const why = `${method} ${url.pathname}: the answer is not the API's: ${(error as Error).message}`
+      throw new MalformedAnswerError(why, response.status, response.headers.get('x-request-id'), { cause: error })
+    }
   }
 
   /**
@@ -154,12 +177,12 @@ export class PlantStoreClient {
     const body = toJson({ id: checkId(plant.id), name: plant.name, ...(plant.tag === undefined ? {} : { tag: plant.tag }) })
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey
-    return withEtag(await this.call('POST', '/plants', { body, headers }))
+    return this.call('POST', '/plants', { body, headers }, withEtag)
   }
 
   /** The plant, with its version as `etag`. */
   async getPlant(id: bigint): Promise<VersionedPlant> {
-    return versionedOf(await this.call('GET', `/plants/${checkId(id)}`))
+    return this.call('GET', `/plants/${checkId(id)}`, {}, versionedOf)
   }
 
   /**
@@ -169,13 +192,12 @@ export class PlantStoreClient {
   async updatePlant(id: bigint, patch: PlantPatch, { ifMatch }: { ifMatch?: string } = {}): Promise<VersionedPlant> {
     const headers: Record<string, string> = { 'content-type': 'application/merge-patch+json' }
     if (ifMatch !== undefined) headers['if-match'] = ifMatch
-    return versionedOf(await this.call('PATCH', `/plants/${checkId(id)}`, { body: toJson(patch), headers }))
+    return this.call('PATCH', `/plants/${checkId(id)}`, { body: toJson(patch), headers }, versionedOf)
   }
 
   /** Deletes the plant; with `ifMatch`, only while it is still that version (else a PlantStoreError 412). */
   async deletePlant(id: bigint, { ifMatch }: { ifMatch?: string } = {}): Promise<void> {
-    const response = await this.call('DELETE', `/plants/${checkId(id)}`, ifMatch === undefined ? {} : { headers: { 'if-match': ifMatch } })
-    await response.body?.cancel()
+    await this.call('DELETE', `/plants/${checkId(id)}`, ifMatch === undefined ? {} : { headers: { 'if-match': ifMatch } })
   }
 
   /** One page of the plants the token may see, in ascending id order; with `includeId`, each with its id. */
@@ -188,10 +210,10 @@ export class PlantStoreClient {
     if (after !== undefined) query.set('after', String(checkId(after, 'after')))
     if (tag !== undefined) query.set('tag', tag)
     if (includeId) query.set('include', 'id')
-    const response = await this.call('GET', `/plants${query.size > 0 ? `?${query}` : ''}`)
-    const body = parseJson(await response.text())
-    if (!Array.isArray(body)) throw new MalformedAnswerError('the list is not a JSON array')
-    return { plants: body.map(includeId ? listedPlantOf : plantOf), next: nextPageOf(response.headers.get('link'), this.base) }
+    return this.call('GET', `/plants${query.size > 0 ? `?${query}` : ''}`, {}, (body, headers) => {
+      if (!Array.isArray(body)) throw new MalformedAnswerError('the list is not a JSON array')
+      return { plants: body.map(includeId ? listedPlantOf : plantOf), next: nextPageOf(headers.get('link'), this.base) }
+    })
   }
 
   /** Every plant the token may see, page by page, following the Link headers; with `includeId`, each with its id. */
@@ -213,39 +235,46 @@ export class PlantStoreClient {
   /** Subscribes `url` to events (newPlant by default). Keep the answer's secret: it is shown only here. */
   async createSubscription(url: string, { events }: { events?: EventName[] } = {}): Promise<CreatedSubscription> {
     const body = JSON.stringify({ url, ...(events === undefined ? {} : { events }) })
-    const response = await this.call('POST', '/webhooks', { body, headers: { 'content-type': 'application/json' } })
-    return parseJson(await response.text()) as CreatedSubscription
+    return this.call(
+      'POST',
+      '/webhooks',
+      { body, headers: { 'content-type': 'application/json' } },
+      (answer) => answer as CreatedSubscription,
+    )
   }
 
   /** The token's subscriptions (every one for plants:admin), oldest first. */
   async listSubscriptions(): Promise<Subscription[]> {
-    const response = await this.call('GET', '/webhooks')
-    return parseJson(await response.text()) as Subscription[]
+    return this.call('GET', '/webhooks', {}, (body) => body as Subscription[])
   }
 
   async getSubscription(id: string): Promise<Subscription> {
-    const response = await this.call('GET', `/webhooks/${encodeURIComponent(id)}`)
-    return parseJson(await response.text()) as Subscription
+    return this.call('GET', `/webhooks/${encodeURIComponent(id)}`, {}, (body) => body as Subscription)
   }
 
   /** Changes url, events or enabled (true turns a disabled subscription back on). */
   async updateSubscription(id: string, patch: SubscriptionPatch): Promise<Subscription> {
-    const response = await this.call('PATCH', `/webhooks/${encodeURIComponent(id)}`, {
-      body: JSON.stringify(patch),
-      headers: { 'content-type': 'application/merge-patch+json' },
-    })
-    return parseJson(await response.text()) as Subscription
+    const headers = { 'content-type': 'application/merge-patch+json' }
+    return this.call(
+      'PATCH',
+      `/webhooks/${encodeURIComponent(id)}`,
+      { body: JSON.stringify(patch), headers },
+      (body) => body as Subscription,
+    )
   }
 
   async deleteSubscription(id: string): Promise<void> {
-    const response = await this.call('DELETE', `/webhooks/${encodeURIComponent(id)}`)
-    await response.body?.cancel()
+    await this.call('DELETE', `/webhooks/${encodeURIComponent(id)}`)
   }
 
   /** A new secret, shown only here; the previous one signs beside it until previousSecretExpiresAt. */
   async rotateSecret(id: string): Promise<{ secret: string; previousSecretExpiresAt: string }> {
-    const response = await this.call('POST', `/webhooks/${encodeURIComponent(id)}/rotate-secret`)
-    return parseJson(await response.text()) as { secret: string; previousSecretExpiresAt: string }
+    return this.call(
+      'POST',
+      `/webhooks/${encodeURIComponent(id)}/rotate-secret`,
+      {},
+      (body) => body as { secret: string; previousSecretExpiresAt: string },
+    )
   }
 
   /** The subscription's events, newest first; pass `next` back to read the page after. */
@@ -254,32 +283,31 @@ export class PlantStoreClient {
     { limit, next }: { limit?: number; next?: string } = {},
   ): Promise<{ deliveries: Delivery[]; next: string | null }> {
     const path = next ?? `/webhooks/${encodeURIComponent(id)}/deliveries${limit === undefined ? '' : `?limit=${limit}`}`
-    const response = await this.call('GET', path)
-    const link = response.headers.get('link')
-    const following = link === null ? null : (/<([^>]+)>;\s*rel="?next"?/.exec(link)?.[1] ?? null)
-    const body = parseJson(await response.text())
-    if (!Array.isArray(body)) throw new MalformedAnswerError('the deliveries log is not a JSON array')
-    return { deliveries: body.map(deliveryOf), next: following }
+    return this.call('GET', path, {}, (body, headers) => {
+      const link = headers.get('link')
+      const following = link === null ? null : (/<([^>]+)>;\s*rel="?next"?/.exec(link)?.[1] ?? null)
+      if (!Array.isArray(body)) throw new MalformedAnswerError('the deliveries log is not a JSON array')
+      return { deliveries: body.map(deliveryOf), next: following }
+    })
   }
 
   /** Sends a delivered or failed event again, with its webhook-id and body. */
   async redeliver(id: string, webhookId: string): Promise<void> {
-    const response = await this.call('POST', `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(webhookId)}/redeliver`)
-    await response.body?.cancel()
+    await this.call('POST', `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(webhookId)}/redeliver`)
   }
 
   /** Sends every failed event written at or after `since` again; answers how many. */
   async recover(id: string, since: Date): Promise<number> {
-    const response = await this.call('POST', `/webhooks/${encodeURIComponent(id)}/recover`, {
-      body: JSON.stringify({ since: since.toISOString() }),
-      headers: { 'content-type': 'application/json' },
-    })
-    return Number(String(objectOf(parseJson(await response.text()), 'the answer').requeued))
+    const init = { body: JSON.stringify({ since: since.toISOString() }), headers: { 'content-type': 'application/json' } }
+    return this.call('POST', `/webhooks/${encodeURIComponent(id)}/recover`, init, (body) =>
+      Number(String(objectOf(body, 'the answer').requeued)),
+    )
   }
 
   /** Sends a ping event (also to a disabled subscription); answers its webhook-id. */
   async ping(id: string): Promise<string> {
-    const response = await this.call('POST', `/webhooks/${encodeURIComponent(id)}/ping`)
-    return (parseJson(await response.text()) as { id: string }).id
+    return this.call('POST', `/webhooks/${encodeURIComponent(id)}/ping`, {}, (body) =>
+      stringOf(objectOf(body, 'the answer').id, 'the ping id'),
+    )
   }
 }

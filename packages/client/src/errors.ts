@@ -1,5 +1,3 @@
-import { objectOf, parseJson, stringOf } from './json.js'
-
 /** A call the API refused or failed: the status, the Error body's message and the request id. */
 export class PlantStoreError extends Error {
   override readonly name: string = 'PlantStoreError'
@@ -19,11 +17,25 @@ export class PlantStoreError extends Error {
   static async from(response: Response): Promise<PlantStoreError> {
     let message = `HTTP ${response.status}`
     try {
-      message = stringOf(objectOf(parseJson(await response.text()), 'the error').message, 'the error message')
+      const body = JSON.parse(await response.text()) as { message?: unknown } | null
+      if (typeof body?.message === 'string') message = body.message
     } catch {
       // Not the API's Error body (a proxy's page, say): the status says what is known.
     }
     return new PlantStoreError(response.status, message, response.headers.get('x-request-id'))
+  }
+}
+
+/**
+ * A success whose body is not what the API sends (not JSON, or a plant without a name: a proxy's
+ * page, say). `status` and `requestId` are the answer's; 0 and null while a decoder has not been
+ * told which answer it reads.
+ */
+export class MalformedAnswerError extends PlantStoreError {
+  override readonly name: string = 'MalformedAnswerError'
+
+  constructor(message: string, status = 0, requestId: string | null = null, options?: ErrorOptions) {
+    super(status, message, requestId, options)
   }
 }
 

@@ -1,6 +1,5 @@
 export { type ClientOptions, type ListOptions, type NextPage, type PlantPage, PlantStoreClient } from './client.js'
-export { PlantStoreConnectionError, PlantStoreError } from './errors.js'
-export { MalformedAnswerError } from './json.js'
+export { MalformedAnswerError, PlantStoreConnectionError, PlantStoreError } from './errors.js'
 export type {
   ListedPlant,
   CreatedSubscription,

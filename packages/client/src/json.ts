@@ -1,4 +1,5 @@
 import { LosslessNumber, isInteger, parse, stringify } from 'lossless-json'
+import { MalformedAnswerError } from './errors.js'
 
 /**
  * JSON in and out without doubles: numbers stay as written (LosslessNumber) until a decoder
@@ -7,8 +8,6 @@ import { LosslessNumber, isInteger, parse, stringify } from 'lossless-json'
 export const parseJson = (text: string): unknown => parse(text)
 
 export const toJson = (value: unknown): string => stringify(value) as string
-
-export class MalformedAnswerError extends Error {}
 
 export function objectOf(value: unknown, what: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswerError(`${what} is not a JSON object`)
