@@ -1,7 +1,7 @@
 import { existsSync, linkSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { Database } from '../store/sqlite/driver.js'
-import { BackupError, checkPlantStoreFile, syncToDisk } from './sqlite-file.js'
+import { BackupError, checkPlantStoreFile, createPrivateFile, syncToDisk } from './sqlite-file.js'
 
 /** How long the copy may wait for a lock a writer holds. */
 const LOCK_WAIT_MS = 10_000
@@ -20,7 +20,8 @@ export interface Backup {
  * it began, nothing half done, and finishes whatever the write load. (The online backup API
  * copies page by page and starts over whenever another process writes: under a steady write
  * load it may never finish.) The copy is written under a temporary name beside `to`, checked
- * (integrity, schema), synced, then linked to `to`, which is never overwritten.
+ * (integrity, schema), synced, then linked to `to`, which is never overwritten. The copy is made
+ * 0600, and a folder made for it 0700, as the database is.
  */
 export function backupSqlite(source: string, to: string): Backup {
   const started = performance.now()
@@ -29,6 +30,7 @@ export function backupSqlite(source: string, to: string): Backup {
   const partial = join(dirname(to), `.${basename(to)}.partial-${process.pid}`)
   rmSync(partial, { force: true })
   try {
+    createPrivateFile(partial)
     const db = new Database(source, { fileMustExist: true, timeout: LOCK_WAIT_MS })
     try {
       db.prepare('VACUUM INTO ?').run(partial)

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, statSync } from 'node:fs'
+import { closeSync, fsyncSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { pendingMigrations } from '../store/shared/migrations.js'
@@ -27,6 +27,17 @@ export function syncToDisk(path: string): void {
       closeSync(fd)
     }
   }
+}
+
+/**
+ * Makes `path` an empty file only its owner can read (0600), in a folder made 0700 when missing,
+ * for `VACUUM INTO` to fill: a copy holds what the database holds (token hashes, webhook
+ * secrets), and SQLite would make it readable by all. Returns the first folder made, if any.
+ */
+export function createPrivateFile(path: string): string | undefined {
+  const made = mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  closeSync(openSync(path, 'wx', 0o600))
+  return made
 }
 
 /** The newest migration this version knows. */

@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { existsSync, renameSync, rmSync } from 'node:fs'
 import { SqliteStore } from '../store/sqlite/store.js'
 import { Database } from '../store/sqlite/driver.js'
-import { BackupError, checkPlantStoreDatabase, checkPlantStoreFile, openForReading, syncToDisk } from './sqlite-file.js'
+import { BackupError, checkPlantStoreDatabase, checkPlantStoreFile, createPrivateFile, openForReading, syncToDisk } from './sqlite-file.js'
 
 export interface Restore {
   plants: number
@@ -64,10 +63,10 @@ function copyChecked(from: string, to: string): number {
  */
 export async function restoreSqlite(target: string, from: string, now = new Date()): Promise<Restore> {
   if (existsSync(target)) closeForRestore(target)
-  // A refusal changes nothing: a folder made here goes again.
-  const madeFolder = mkdirSync(dirname(target), { recursive: true })
   const partial = `${target}.restoring`
   rmSync(partial, { force: true })
+  // A refusal changes nothing: a folder made here goes again.
+  const madeFolder = createPrivateFile(partial)
   let plants: number
   try {
     plants = copyChecked(from, partial)
