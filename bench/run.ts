@@ -9,6 +9,9 @@ import { Receiver } from '../support/receiver.js'
 import { type DeliveryLatency, deliveryLatency } from './deliveries.js'
 import { type LoadResult, residentMemory, runLoad } from './load.js'
 import { startBaseline } from './start-baseline.js'
+import { benchOverload } from './overload.js'
+import { benchResponsiveness } from './responsiveness.js'
+import { loadReport } from './load-report.js'
 import { CONNECTIONS, CREATE, LIST, MIXED, PATCH, type Scenario } from './scenarios.js'
 import { type Comparison, DEFAULT_STORE, type StoreReport, p99Cell, report, shownRatio } from './report.js'
 import { subscription } from './service-api.js'
@@ -258,7 +261,10 @@ async function main(): Promise<void> {
   if (process.env.BENCH_DATABASE_URL) kinds.push('postgres')
   const stores: StoreReport[] = []
   for (const kind of kinds) stores.push(await benchStore(kind))
-  const { text, allMet } = report(stores)
+  const throughput = report(stores)
+  const load = loadReport(await benchResponsiveness(), await benchOverload())
+  const text = `${throughput.text}\n${load.text}`
+  const allMet = throughput.allMet && load.allMet
   const cpu = cpus()
   const header = [
     `## Plant Store benchmark${quick ? ' (--quick: short runs and 1/10 of the data; figures are not meaningful)' : ''}`,
