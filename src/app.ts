@@ -130,8 +130,10 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
 
   for (const schema of NAMED_SCHEMAS) app.addSchema(schema)
   await app.register(swagger, documentOptions(config.publicUrl))
-  if (config.corsOrigins !== null) await (await import('./http/cors.js')).registerCors(app, config.corsOrigins)
-  // With CORS on, OPTIONS belongs to the preflight on every path.
+  // Known paths are collected from here on; CORS asks only when a request comes.
+  const isKnownPath = (path: string) => allowedMethods.allowOf(path) !== null
+  if (config.corsOrigins !== null) await (await import('./http/cors.js')).registerCors(app, config.corsOrigins, isKnownPath)
+  // With CORS on, OPTIONS belongs to the preflight on every known path.
   const allowedMethods = methodNotAllowed(app, config.corsOrigins === null ? [] : ['OPTIONS'])
   await app.register(opsRoutes, { metrics })
   const { authenticator, parts: authParts } = await authenticatorFor(store, config, now, (details, message) =>

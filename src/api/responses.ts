@@ -79,7 +79,9 @@ export const HEADERS = {
 type Headers = Record<string, TSchema>
 
 const ERROR_MEANINGS: Record<number, [string, Headers?]> = {
-  400: ['The request is invalid; the message names what is wrong. Nothing was changed.'],
+  400: [
+    'The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed.',
+  ],
   401: ['No bearer token, or one that is unknown, expired or revoked', HEADERS.challenge],
   403: ['The token lacks the scope this operation needs', HEADERS.challenge],
   404: ['No plant with this id that the caller may access'],
@@ -87,6 +89,7 @@ const ERROR_MEANINGS: Record<number, [string, Headers?]> = {
   408: ['The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed'],
   409: ['A request with this Idempotency-Key is still in flight', HEADERS.retryAfter],
   412: ['If-Match names no current version of the plant: it changed since it was read; nothing was changed'],
+  417: ['An Expect header other than 100-continue; nothing was done and the connection is closed'],
   422: ['This Idempotency-Key was already used for a different request'],
   428: ['REQUIRE_IF_MATCH is on: send If-Match with the ETag of the version you read (or *)'],
   429: ['Too many requests for this token or client address', HEADERS.retryAfter],
@@ -105,7 +108,7 @@ export const NOT_FOUND = {
 } as const
 
 /** Statuses any route can answer: sent by the HTTP layer, or by the path's other methods. */
-const ANY_ROUTE = [405, 408, 431, 500] as const
+const ANY_ROUTE = [400, 405, 408, 417, 431, 500] as const
 
 interface ResponseOptions {
   /** The body's named schema (or an array of one); none = no body. */

@@ -1,5 +1,6 @@
 import cors from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
+import { noRoute } from './errors.js'
 
 /** What a browser app may send and read; tokens travel in a header, so there is no credentials mode. */
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id']
@@ -15,8 +16,21 @@ const EXPOSED_HEADERS = [
   'RateLimit-Reset',
 ]
 
-/** Lets the browsers of `origins` (or any, with `*`) call the API; preflights are answered 204. */
-export async function registerCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
+/**
+ * Lets the browsers of `origins` (or any, with `*`) call the API; preflights of the paths that
+ * `isKnownPath` knows are answered 204, of any other path 404, as every method of it is.
+ */
+export async function registerCors(
+  app: FastifyInstance,
+  origins: readonly string[],
+  isKnownPath: (path: string) => boolean,
+): Promise<void> {
+  // The plugin answers OPTIONS on every path (its route is `*`): a preflight would offer
+  // GET, POST, PATCH and DELETE on a path that has none of them.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const path = request.url.split('?')[0] ?? ''
+    done(request.method === 'OPTIONS' && request.routeOptions.url === '*' && !isKnownPath(path) ? noRoute('OPTIONS', path) : undefined)
+  })
   await app.register(cors, {
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'POST', 'PATCH', 'DELETE'],

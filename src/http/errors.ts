@@ -35,6 +35,8 @@ export const subscriptionNotFound = (id: string) => new HttpError(404, `webhook 
 export const eventNotFound = (subscriptionId: string, messageId: string) =>
   new HttpError(404, `no event ${messageId} of webhook subscription ${subscriptionId}`)
 
+export const noRoute = (method: string, path: string) => new HttpError(404, `no route for ${method} ${path}`)
+
 export const notAllowed = (allow: string) => new HttpError(405, `this path allows only ${allow}`, { allow })
 
 export const preconditionFailed = (id: bigint) =>

@@ -718,6 +718,19 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
+            400: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description This path does not allow the method; Allow lists those it does */
             405: {
                 headers: {
@@ -735,6 +748,19 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -796,6 +822,19 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
+            400: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description This path does not allow the method; Allow lists those it does */
             405: {
                 headers: {
@@ -813,6 +852,19 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -889,6 +941,19 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
+            400: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description This path does not allow the method; Allow lists those it does */
             405: {
                 headers: {
@@ -906,6 +971,19 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -993,7 +1071,7 @@ export interface operations {
                     "application/json": (components["schemas"]["Plant"] | components["schemas"]["ListedPlant"])[];
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -1077,6 +1155,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -1208,7 +1305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Plant"];
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -1324,6 +1421,25 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1480,7 +1596,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -1583,6 +1699,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -1708,7 +1843,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -1830,6 +1965,25 @@ export interface operations {
             };
             /** @description If-Match names no current version of the plant: it changed since it was read; nothing was changed */
             412: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -1983,7 +2137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Plant"];
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -2122,6 +2276,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description REQUIRE_IF_MATCH is on: send If-Match with the ETag of the version you read (or *) */
             428: {
                 headers: {
@@ -2239,6 +2412,25 @@ export interface operations {
                     "application/json": components["schemas"]["Subscription"][];
                 };
             };
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
+            400: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No bearer token, or one that is unknown, expired or revoked */
             401: {
                 headers: {
@@ -2304,6 +2496,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -2425,7 +2636,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSubscription"];
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -2509,6 +2720,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -2630,7 +2860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -2733,6 +2963,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -2852,7 +3101,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -2955,6 +3204,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -3081,7 +3349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -3184,6 +3452,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -3305,7 +3592,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecret"];
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -3408,6 +3695,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -3542,7 +3848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Delivery"][];
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -3645,6 +3951,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
@@ -3769,7 +4094,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -3910,6 +4235,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests for this token or client address */
             429: {
                 headers: {
@@ -4024,7 +4368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -4165,6 +4509,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests for this token or client address */
             429: {
                 headers: {
@@ -4272,7 +4635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid; the message names what is wrong. Nothing was changed. */
+            /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -4375,6 +4738,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An Expect header other than 100-continue; nothing was done and the connection is closed */
+            417: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
