@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import pg from 'pg'
 import { STORE_KINDS, type TestDatabase, freshDatabase, runOnDatabase } from '../support/databases.js'
 import { runCli } from '../support/service.js'
+import { knownMigrations } from '../src/store/shared/migrations.js'
 
 /**
  * 30e0bae's create, word for word: it joins the subscriptions without locking them, so a
@@ -32,6 +33,36 @@ async function waitUntilBlocked(db: TestDatabase, pid: number): Promise<void> {
   throw new Error(`backend ${pid} never waited for a lock`)
 }
 
+/**
+ * Makes a subscription, then runs 30e0bae's create while a delete of it is under way and commits
+ * the delete: the create's snapshot still holds the subscription. Resolves with the create's error.
+ */
+async function createRacingDelete(db: TestDatabase, subscription: string, plant: number): Promise<Error | null> {
+  await runOnDatabase(
+    db,
+    "INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, events) VALUES ($1, 'alice', true, 'http://127.0.0.1:9/', 'whsec_x', 'newPlant')",
+    [subscription],
+  )
+  const deleter = await connect(db)
+  const creator = await connect(db)
+  try {
+    await deleter.query('BEGIN')
+    await deleter.query('DELETE FROM webhook_subscriptions WHERE id = $1', [subscription])
+    const pid = (await creator.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid
+    const create = creator.query(PREVIOUS_CREATE, [String(plant), 'alice', 'fern', null, `{"id":"${plant}"}`, null])
+    const settled = create.then(
+      () => null,
+      (error: Error) => error,
+    )
+    await waitUntilBlocked(db, pid)
+    await deleter.query('COMMIT')
+    return await settled
+  } finally {
+    await deleter.end()
+    await creator.end()
+  }
+}
+
 for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
   describe("the previous release's statements on HEAD's PostgreSQL schema", () => {
     let db: TestDatabase
@@ -43,31 +74,8 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
     after(() => db.drop())
 
     test("30e0bae's create racing a subscription's delete succeeds, and writes no event for the deleted subscription", async () => {
-      await runOnDatabase(
-        db,
-        "INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, events) VALUES ('sub_going', 'alice', true, 'http://127.0.0.1:9/', 'whsec_x', 'newPlant')",
-      )
-      const deleter = await connect(db)
-      const creator = await connect(db)
-      try {
-        await deleter.query('BEGIN')
-        await deleter.query("DELETE FROM webhook_subscriptions WHERE id = 'sub_going'")
-        const pid = (await creator.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid
-        // The create's snapshot still holds the subscription; its event waits for the delete's lock.
-        const create = creator.query(PREVIOUS_CREATE, ['7001', 'alice', 'fern', null, '{"id":"7001"}', null])
-        const settled = create.then(
-          (result) => ({ result, error: null }),
-          (error: Error) => ({ result: null, error }),
-        )
-        await waitUntilBlocked(db, pid)
-        await deleter.query('COMMIT')
-        const { result, error } = await settled
-        assert.equal(error, null, `the create failed: ${error?.message}`)
-        assert.equal(result?.rowCount, 1)
-      } finally {
-        await deleter.end()
-        await creator.end()
-      }
+      const error = await createRacingDelete(db, 'sub_going', 7001)
+      assert.equal(error, null, `the create failed: ${error?.message}`)
       const plants = await runOnDatabase(db, "SELECT 1 FROM plants WHERE id = 7001 AND owner = 'alice'")
       assert.equal(plants.rowCount, 1, 'the plant was written')
       const events = await runOnDatabase(db, "SELECT 1 FROM webhook_deliveries WHERE subscription_id = 'sub_going'")
@@ -89,6 +97,31 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
         events.rows.map((row: { plant_id: string }) => row.plant_id),
         ['7002'],
       )
+    })
+  })
+}
+
+for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
+  describe('the previous release between two migration files (a migrate stopped by a lock, or under way)', () => {
+    let db: TestDatabase
+    before(async () => {
+      db = await freshDatabase(kind)
+    })
+    after(() => db.drop())
+
+    test("after each file, 30e0bae's create racing a subscription's delete succeeds", async () => {
+      let plant = 7100
+      for (const migration of knownMigrations('postgres')) {
+        // As migrate applies it: the file and its record in one transaction.
+        await runOnDatabase(
+          db,
+          `BEGIN; CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now()); ${migration.sql}; INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, '${migration.name}'); COMMIT`,
+        )
+        if (migration.version < 9) continue
+        plant += 1
+        const error = await createRacingDelete(db, `sub_${migration.version}`, plant)
+        assert.equal(error, null, `after ${migration.name}, the create failed: ${error?.message}`)
+      }
     })
   })
 }

@@ -6,11 +6,13 @@
 -- insert, so the older statement succeeds and the outbox stays whole (no event without its
 -- subscription, the foreign key kept). Dropping the foreign key instead would leave events of
 -- deleted subscriptions for the delivery workers to trip on, and lose ON DELETE CASCADE.
+-- 009 now creates the same trigger before its foreign key; this file, idempotent, gives it to
+-- databases that applied 009 before it did.
 -- The trigger may be dropped by the first release whose previous release locks as this one does.
 SET LOCAL lock_timeout = '3s';
 SET LOCAL statement_timeout = '10s';
 
-CREATE FUNCTION webhook_deliveries_skip_gone_subscription() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION webhook_deliveries_skip_gone_subscription() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   -- A fresh snapshot (READ COMMITTED): a delete that committed since the statement began is
   -- seen, and one under way is waited for.
@@ -22,5 +24,5 @@ BEGIN
 END
 $$;
 
-CREATE TRIGGER webhook_deliveries_skip_gone_subscription BEFORE INSERT ON webhook_deliveries
+CREATE OR REPLACE TRIGGER webhook_deliveries_skip_gone_subscription BEFORE INSERT ON webhook_deliveries
   FOR EACH ROW EXECUTE FUNCTION webhook_deliveries_skip_gone_subscription();
