@@ -1,7 +1,7 @@
 import autocannon from 'autocannon'
 import { join } from 'node:path'
 import { makeToken, startService, tempFolder } from '../support/service.js'
-import { type ProbeReport, startProbe } from './probe.js'
+import { type ProbeReport, startProbeProcess } from './probe.js'
 import { CONNECTIONS, CREATE } from './scenarios.js'
 import { MEASURE_SECONDS, WARMUP_SECONDS, quick } from './settings.js'
 
@@ -50,7 +50,7 @@ export async function benchOverload(): Promise<OverloadReport> {
     try {
       await drive(service.url, token, CONNECTIONS, WARMUP_SECONDS)
       const saturated = await drive(service.url, token, CONNECTIONS, MEASURE_SECONDS)
-      const probe = startProbe([{ url: `${service.url}/healthz` }])
+      const probe = await startProbeProcess([{ url: `${service.url}/healthz` }])
       const flood = await drive(service.url, token, OVERLOAD_CONNECTIONS, OVERLOAD_SECONDS).catch(async (error: unknown) => {
         await probe.stop()
         throw error

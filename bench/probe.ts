@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { request } from 'node:http'
 
 /** Latencies of the small requests a prober sent, in milliseconds, and those that failed. */
@@ -45,6 +47,24 @@ export function startProbe(urls: { url: string; headers?: Record<string, string>
         p99: percentile(sorted, 0.99),
         max: sorted.at(-1) ?? 0,
       }
+    },
+  }
+}
+
+/** `startProbe` in a child process: what the load generator does in this one cannot delay it. */
+export async function startProbeProcess(urls: { url: string; headers?: Record<string, string> }[]) {
+  const child = fork(fileURLToPath(new URL('./probe-process.js', import.meta.url)), [JSON.stringify(urls)])
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve())
+    child.once('error', reject)
+  })
+  return {
+    stop(): Promise<ProbeReport> {
+      return new Promise((resolve, reject) => {
+        child.once('message', (report) => resolve(report as ProbeReport))
+        child.once('exit', (code) => reject(new Error(`the prober exited with ${code} before it reported`)))
+        child.send('stop')
+      })
     },
   }
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Database } from '../src/store/sqlite/driver.js'
 import { type TestDatabase, seedPlants, seedWebhookEvents } from '../support/databases.js'
 import { makeToken, startService, tempFolder } from '../support/service.js'
-import { type ProbeReport, startProbe } from './probe.js'
+import { type ProbeReport, startProbeProcess } from './probe.js'
 import { LARGE, quick } from './settings.js'
 
 /** The issue's targets for the small requests sent every 10 ms meanwhile, and for the event loop. */
@@ -70,7 +70,7 @@ export async function benchResponsiveness(): Promise<ResponsivenessReport> {
       await scrape()
       loop.p99 = 0
       loop.max = 0
-      const probe = startProbe([{ url: `${service.url}/healthz` }, { url: `${service.url}/plants/1`, headers: auth }])
+      const probe = await startProbeProcess([{ url: `${service.url}/healthz` }, { url: `${service.url}/plants/1`, headers: auth }])
       const steps = async () => {
         const started = performance.now()
         const list = await fetch(`${service.url}/plants`, { headers: auth })
