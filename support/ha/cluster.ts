@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
-import { execFile } from 'node:child_process'
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { execFile, spawnSync } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -15,29 +15,54 @@ const EXAMPLE_ROOT = '/var/lib/plantstore-ha'
 /** The example's socket folder (every node's, outside its data folder), replaced by one of this run's. */
 const EXAMPLE_SOCKETS = '/var/run/postgresql'
 export const SUPERUSER_PASSWORD = 'plantstore-example-superuser'
-/** The docs mark their restore steps with this line; the shell block after it is run as it is. */
-const RESTORE_MARKER = '<!-- test:ha runs the next block as it is -->'
+/** The docs mark each block test:ha runs with this line, then the block's name. */
+const BLOCK_MARKER = '<!-- test:ha runs the next block: '
 const EXAMPLE_TARGET = '2026-11-25 14:05:00+00'
 const EXAMPLE_RESTORED_PORT = '5450'
+/** node1's port, which the documented psql line names. */
+const EXAMPLE_NODE1_PORT = '-p 5441'
 
-/** The shell block after RESTORE_MARKER in docs/, which must be in exactly one place. */
-function documentedRestore(): string {
-  const docs = join(REPO_ROOT, 'docs')
-  const blocks = readdirSync(docs)
+/** Every markdown file of docs/, by name. */
+function docs(): { name: string; text: string }[] {
+  const folder = join(REPO_ROOT, 'docs')
+  return readdirSync(folder)
     .filter((name) => name.endsWith('.md'))
-    .flatMap((name) => readFileSync(join(docs, name), 'utf8').split(RESTORE_MARKER).slice(1))
-  if (blocks.length !== 1) throw new Error(`docs/ should mark one restore block, not ${blocks.length}`)
-  const block = /^\s*```sh\n([\s\S]*?)\n```/.exec(blocks[0] as string)
-  if (block === null) throw new Error('no sh block right after the restore marker in docs/')
+    .map((name) => ({ name, text: readFileSync(join(folder, name), 'utf8') }))
+}
+
+/**
+ * The docs must name pgBackRest's file by absolute path: pgBackRest 2.45 reads a relative
+ * `--config` from `/`, so such a command fails for an operator wherever they run it.
+ */
+export function refuseRelativeConfig(): void {
+  for (const { name, text } of docs()) {
+    const relative = /--config[= ](?!\/)\S+/.exec(text)
+    if (relative !== null) throw new Error(`docs/${name} names a relative pgBackRest file (${relative[0]}): use its absolute path`)
+  }
+}
+
+/** The shell or YAML block after `<!-- test:ha runs the next block: NAME -->` in docs/, which must be in exactly one place. */
+export function documentedBlock(name: string): string {
+  const marker = `${BLOCK_MARKER}${name} -->`
+  const blocks = docs().flatMap(({ text }) => text.split(marker).slice(1))
+  if (blocks.length !== 1) throw new Error(`docs/ should mark one block "${name}", not ${blocks.length}`)
+  const block = /^\s*```(?:sh|yaml)\n([\s\S]*?)\n```/.exec(blocks[0] as string)
+  if (block === null) throw new Error(`no sh or yaml block right after the marker "${name}" in docs/`)
   return block[1] as string
 }
 
 /** `text` with each example value replaced, every one of which must be there. */
 function replaceEach(text: string, pairs: [string, string][]): string {
   return pairs.reduce((result, [example, here]) => {
-    if (!result.includes(example)) throw new Error(`the documented restore no longer names ${example}`)
+    if (!result.includes(example)) throw new Error(`the documented block no longer names ${example}`)
     return result.replaceAll(example, here)
   }, text)
+}
+
+interface Ran {
+  code: number | null
+  stdout: string
+  stderr: string
 }
 
 export interface Node {
@@ -97,18 +122,15 @@ export class HaCluster {
           patroni: null,
         })
       }
-      if (process.getuid?.() === 0) {
-        const { stdout } = await run('id', ['-u', CLUSTER_USER])
-        const { stdout: group } = await run('id', ['-g', CLUSTER_USER])
-        chownSync(root, Number(stdout), Number(group))
-      }
+      refuseRelativeConfig()
       cluster.writeConfigs()
+      // As root, from the repository's folder, as the docs give it: the folders and the files in place.
+      await cluster.runDocumented('install', { asClusterUser: false, cwd: cluster.checkout })
       await cluster.startEtcd()
       for (const node of cluster.nodes) cluster.startPatroni(node)
       await cluster.waitForRoles()
-      // The repository's stanza, once the leader runs: from then on every node's WAL is archived.
-      const created = await cluster.pgbackrest(['stanza-create'])
-      if (created.code !== 0) throw new Error(`pgbackrest stanza-create failed: ${created.stderr}`)
+      // pgBackRest's stanza and PgBouncer's users file, once a leader runs.
+      await cluster.runDocumented('once the cluster leads')
       cluster.startProxies()
       await waitFor(
         'HAProxy to route to the leader',
@@ -127,7 +149,12 @@ export class HaCluster {
     }
   }
 
-  /** The example's files with this run's ports and folders. */
+  /** A copy of the repository's deploy/ha/ with this run's ports: the install block copies from it. */
+  get checkout(): string {
+    return join(this.root, 'checkout')
+  }
+
+  /** deploy/ha/'s files with this run's ports and folders, under `checkout`. */
   private writeConfigs(): void {
     const routes = (text: string) =>
       this.nodes.reduce(
@@ -142,36 +169,20 @@ export class HaCluster {
           .replaceAll(EXAMPLE_SOCKETS, this.sockets)
           .replaceAll('127.0.0.1:2379', `127.0.0.1:${this.ports.etcd}`),
       )
-    for (const node of this.nodes) writeFileSync(node.config, routes(readFileSync(join(DEPLOY, `patroni-${node.name}.yml`), 'utf8')))
-    writeFileSync(
-      join(this.root, 'haproxy.cfg'),
-      routes(readFileSync(join(DEPLOY, 'haproxy.cfg'), 'utf8'))
+    const deploy = join(this.checkout, 'deploy', 'ha')
+    mkdirSync(deploy, { recursive: true })
+    const copy = (name: string, edit = (text: string) => text) =>
+      writeFileSync(join(deploy, name), edit(routes(readFileSync(join(DEPLOY, name), 'utf8'))))
+    for (const node of this.nodes) copy(`patroni-${node.name}.yml`)
+    copy('haproxy.cfg', (text) =>
+      text
         .replace('bind 127.0.0.1:5000', `bind 127.0.0.1:${this.ports.primary}`)
         .replace('bind 127.0.0.1:5001', `bind 127.0.0.1:${this.ports.sync}`),
     )
-    writeFileSync(
-      join(this.root, 'pgbouncer.ini'),
-      routes(readFileSync(join(DEPLOY, 'pgbouncer.ini'), 'utf8'))
-        .replace('port=5000', `port=${this.ports.primary}`)
-        .replace('listen_port = 6432', `listen_port = ${this.ports.pgbouncer}`),
+    copy('pgbouncer.ini', (text) =>
+      text.replace('port=5000', `port=${this.ports.primary}`).replace('listen_port = 6432', `listen_port = ${this.ports.pgbouncer}`),
     )
-    writeFileSync(join(this.root, 'pgbouncer-users.txt'), `"postgres" "${SUPERUSER_PASSWORD}"\n`)
-    writeFileSync(join(this.root, 'pgbackrest.conf'), routes(readFileSync(join(DEPLOY, 'pgbackrest.conf'), 'utf8')))
-    for (const folder of ['pgbackrest', 'pgbackrest-log', 'pgbackrest-lock', 'run']) {
-      mkdirSync(join(this.root, folder), { mode: 0o750 })
-      if (process.getuid?.() === 0) this.own(join(this.root, folder))
-    }
-    for (const file of [
-      'haproxy.cfg',
-      'pgbouncer.ini',
-      'pgbouncer-users.txt',
-      'pgbackrest.conf',
-      ...this.nodes.map((node) => node.config),
-    ]) {
-      const path = file.startsWith('/') ? file : join(this.root, file)
-      if (process.getuid?.() === 0) this.own(path)
-      chmodSync(path, 0o600)
-    }
+    copy('pgbackrest.conf')
   }
 
   /** Every node's socket folder, as /var/run/postgresql on a real host. */
@@ -200,9 +211,8 @@ export class HaCluster {
   }
 
   private async startEtcd(): Promise<void> {
+    // The install block made it.
     const data = join(this.root, 'etcd')
-    mkdirSync(data, { mode: 0o700 })
-    if (process.getuid?.() === 0) this.own(data)
     const client = `http://127.0.0.1:${this.ports.etcd}`
     const peer = `http://127.0.0.1:${this.ports.etcdPeer}`
     this.others.push(
@@ -309,17 +319,19 @@ export class HaCluster {
    * `pgbackrest --config=pgbackrest.conf --stanza=plantstore …` as the cluster's user, as the docs
    * give it: pgBackRest finds the leader among the nodes the file lists.
    */
-  async pgbackrest(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  async pgbackrest(args: string[]): Promise<Ran> {
     return this.runAsClusterUser('pgbackrest', [`--config=${join(this.root, 'pgbackrest.conf')}`, '--stanza=plantstore', ...args])
   }
 
-  private async runAsClusterUser(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const asUser = process.getuid?.() === 0
-    const [file, argv] = asUser
-      ? ['setpriv', ['--reuid', CLUSTER_USER, '--regid', CLUSTER_USER, '--init-groups', '--', command, ...args]]
-      : [command, args]
+  private async runAsClusterUser(command: string, args: string[], cwd = this.root): Promise<Ran> {
+    return process.getuid?.() === 0
+      ? this.runHere('setpriv', ['--reuid', CLUSTER_USER, '--regid', CLUSTER_USER, '--init-groups', '--', command, ...args], cwd)
+      : this.runHere(command, args, cwd)
+  }
+
+  private async runHere(file: string, argv: string[], cwd: string): Promise<Ran> {
     try {
-      const { stdout, stderr } = await run(file, argv, { cwd: this.root, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 })
+      const { stdout, stderr } = await run(file, argv, { cwd, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 })
       return { code: 0, stdout, stderr }
     } catch (error) {
       const failed = error as { code?: unknown; stdout?: string; stderr?: string }
@@ -328,22 +340,88 @@ export class HaCluster {
   }
 
   /**
-   * The docs' point-in-time restore steps (the shell block after RESTORE_MARKER), run as they are
-   * with only the example's folder, configuration, port and time replaced by this run's: a new
-   * server as of `target`, promoted once it gets there. Answers its URL; `stop()` ends it.
+   * The docs' block `name` run as it is, with only the example's folders, node1's port and
+   * `extra` replaced by this run's; as the cluster's user unless told otherwise. Throws its output
+   * when it fails.
+   */
+  async runDocumented(
+    name: string,
+    { asClusterUser = true, cwd = this.root, extra = [] }: { asClusterUser?: boolean; cwd?: string; extra?: [string, string][] } = {},
+  ): Promise<void> {
+    const script = this.documented(name, extra)
+    const ran = asClusterUser
+      ? await this.runAsClusterUser('sh', ['-e', '-c', script], cwd)
+      : await this.runHere('sh', ['-e', '-c', script], cwd)
+    if (ran.code !== 0) throw new Error(`the documented block "${name}" failed (${ran.code}): ${ran.stderr}${ran.stdout}`)
+  }
+
+  /** The docs' block `name` for this run: the folders and node1's port wherever it names them, and `extra`, which it must name. */
+  private documented(name: string, extra: [string, string][]): string {
+    return [
+      [EXAMPLE_ROOT, this.root],
+      [EXAMPLE_SOCKETS, this.sockets],
+      [EXAMPLE_NODE1_PORT, `-p ${this.nodes[0]?.pgPort}`],
+    ].reduce((text, [example, here]) => text.replaceAll(example as string, here as string), replaceEach(documentedBlock(name), extra))
+  }
+
+  /**
+   * The docs' restore of the whole cluster to `target` with Patroni's bootstrap: every Patroni
+   * stopped, each data folder put aside as written, the cluster's state removed from etcd,
+   * node1's file given the documented bootstrap method, node1 started. Answers once it leads.
+   */
+  async restoreClusterAsDocumented(target: Date): Promise<void> {
+    for (const node of this.nodes) await this.stopPatroni(node)
+    for (const node of this.nodes) {
+      // The block is written for node1; the others run it with their own name.
+      const script = this.documented('cluster restore, each node', []).replaceAll('node1', node.name)
+      const ran = await this.runAsClusterUser('sh', ['-e', '-c', script])
+      if (ran.code !== 0) throw new Error(`putting ${node.name}'s folder aside failed: ${ran.stderr}`)
+    }
+    const first = this.nodes[0] as Node
+    // patronictl asks for the cluster's name, then for this sentence.
+    const removed = spawnSync('patronictl', ['-c', first.config, 'remove', 'plantstore'], {
+      input: 'plantstore\nYes I am aware\n',
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    if (removed.status !== 0) throw new Error(`patronictl remove failed: ${removed.stderr}${removed.stdout}`)
+    const bootstrap = this.documented("cluster restore, node1's bootstrap", [
+      [EXAMPLE_TARGET, target.toISOString().replace('T', ' ').replace('Z', '+00')],
+    ])
+    const config = readFileSync(first.config, 'utf8')
+    if (!config.includes('\nbootstrap:\n')) throw new Error(`${first.config} has no bootstrap section`)
+    writeFileSync(first.config, config.replace('\nbootstrap:\n', `\n${bootstrap}\n`))
+    this.startPatroni(first)
+    await waitFor('node1 to restore, reach the target and lead', async () => (await this.leader()) === first, 180_000, 500)
+  }
+
+  /** SIGTERM to a node's Patroni, which stops its PostgreSQL; waits until both are gone. */
+  async stopPatroni(node: Node): Promise<void> {
+    const pid = node.patroni?.pid
+    if (pid !== undefined) signal(pid, 'SIGTERM')
+    await waitFor(
+      `${node.name}'s Patroni and PostgreSQL to stop`,
+      async () => (pid === undefined || !isAlive(pid)) && postmasterOf(node.dataDir) === null,
+      60_000,
+      250,
+    )
+    node.patroni = null
+  }
+
+  /**
+   * The docs' point-in-time restore: a new server as of `target`, promoted once it gets there.
+   * Answers its URL; `cleanUpRestore()` or `stop()` ends it.
    */
   async restoreAsDocumented(target: Date): Promise<string> {
     const port = await freePort()
-    const script = replaceEach(documentedRestore(), [
-      ['deploy/ha/pgbackrest.conf', join(this.root, 'pgbackrest.conf')],
-      // pgBackRest's form: YYYY-MM-DD HH:MM:SS.mmm+00.
-      [EXAMPLE_TARGET, target.toISOString().replace('T', ' ').replace('Z', '+00')],
-      [EXAMPLE_RESTORED_PORT, String(port)],
-      [EXAMPLE_ROOT, this.root],
-    ])
     this.restored.push(join(this.root, 'restored'))
-    const ran = await this.runAsClusterUser('sh', ['-e', '-c', script])
-    if (ran.code !== 0) throw new Error(`the documented restore failed (${ran.code}): ${ran.stderr}${ran.stdout}`)
+    await this.runDocumented('restore', {
+      extra: [
+        // pgBackRest's form: YYYY-MM-DD HH:MM:SS.mmm+00.
+        [EXAMPLE_TARGET, target.toISOString().replace('T', ' ').replace('Z', '+00')],
+        [EXAMPLE_RESTORED_PORT, String(port)],
+      ],
+    })
     const url = `postgres://postgres:${SUPERUSER_PASSWORD}@127.0.0.1:${port}/postgres`
     await waitFor(
       'the restored server to reach its target and be promoted',
@@ -352,6 +430,18 @@ export class HaCluster {
       250,
     )
     return url
+  }
+
+  /** The docs' cleanup after a restore; answers whether the server and its folder are gone. */
+  async cleanUpRestore(): Promise<{ running: boolean; folder: boolean }> {
+    const folder = join(this.root, 'restored')
+    const postmaster = postmasterOf(folder)
+    await this.runDocumented('restore cleanup')
+    // pg_ctl returns once postmaster.pid is gone, a moment before the process itself.
+    const ended = await waitFor('the restored server to exit', async () => postmaster === null || !isAlive(postmaster), 5_000).catch(
+      () => false,
+    )
+    return { running: !ended, folder: existsSync(folder) }
   }
 
   /** `patronictl switchover` from the leader to the sync standby, as an operator runs it. */

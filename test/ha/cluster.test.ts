@@ -211,6 +211,7 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     } finally {
       await restored.stop()
     }
+    assert.deepEqual(await cluster.cleanUpRestore(), { running: false, folder: false }, "the docs' cleanup stops the server and removes it")
   })
 
   /**
@@ -335,7 +336,7 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     )
   })
 
-  test('after the failovers, pgBackRest backs up and checks from whichever node leads', async () => {
+  test("after the failovers, the docs' backup, check and info run as written from whichever node leads", async () => {
     await cluster.waitForRoles()
     // pgbackrest.conf lists node1 first: a leader elsewhere is what a pinned configuration misses.
     if ((await cluster.leader()) === cluster.nodes[0]) {
@@ -344,12 +345,48 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     }
     const leader = await cluster.leader()
     assert.notEqual(leader?.name, 'node1')
-    const backup = await cluster.pgbackrest(['backup', '--type=incr'])
-    assert.equal(backup.code, 0, backup.stderr)
+    const startedAt = Math.floor(Date.now() / 1000)
+    await cluster.runDocumented('backup')
+    const info = await cluster.pgbackrest(['info', '--output=json'])
+    const [stanza] = JSON.parse(info.stdout) as { backup: { type: string; timestamp: { start: number } }[] }[]
+    const newest = stanza?.backup.at(-1)
+    assert.equal(newest?.type, 'full', 'the backup taken on the new leader is listed')
+    assert.ok((newest?.timestamp.start ?? 0) >= startedAt, 'and it is the one just taken')
+  })
+
+  test("the docs' whole-cluster restore: Patroni bootstraps node1 from pgBackRest to a time, and the others follow", async () => {
+    const service = services[0] as Service
+    const owner = await makeToken(cluster.url('primary'), 'cluster-pitr')
+    assert.equal((await call(`${service.url}/plants`, owner, 'POST', '{"id":51,"name":"before the target"}')).status, 200)
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    const target = new Date()
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    assert.equal((await call(`${service.url}/plants`, owner, 'POST', '{"id":52,"name":"after the target"}')).status, 200)
+    // check switches to a new WAL segment and waits until it is archived.
     const check = await cluster.pgbackrest(['check'])
     assert.equal(check.code, 0, check.stderr)
-    const info = await cluster.pgbackrest(['info', '--output=json'])
-    const [stanza] = JSON.parse(info.stdout) as { backup: { type: string }[] }[]
-    assert.equal(stanza?.backup.at(-1)?.type, 'incr', 'the backup taken on the new leader is listed')
+
+    const startedAt = Date.now()
+    await cluster.restoreClusterAsDocumented(target)
+    const restoreMs = Date.now() - startedAt
+    const before = await waitFor(
+      'the service to read through HAProxy again',
+      async () => {
+        const answer = await call(`${service.url}/plants/51`, owner)
+        return answer.status === 200 ? answer : null
+      },
+      60_000,
+      500,
+    )
+    assert.equal(before.text, '{"name":"before the target"}')
+    assert.equal((await call(`${service.url}/plants/52`, owner)).status, 404, 'the plant written after the target is not there')
+    assert.equal((await call(`${service.url}/plants`, owner, 'POST', '{"id":53,"name":"after the restore"}')).status, 200)
+    for (const node of cluster.nodes.slice(1)) cluster.startPatroni(node)
+    await cluster.waitForRoles()
+    const synced = await cluster.syncStandby()
+    assert.ok(synced && synced !== cluster.nodes[0], 'another node follows node1 as its sync standby')
+    console.log(
+      `the whole cluster restored to a time by Patroni's bootstrap: node1 led ${(restoreMs / 1000).toFixed(1)} s after Patroni was stopped everywhere`,
+    )
   })
 })
