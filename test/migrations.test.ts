@@ -141,3 +141,26 @@ describe('plantstore migrate --status', () => {
     })
   }
 })
+
+for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
+  describe('an instance that starts while another migrates', () => {
+    test('migrate waits for the migration lock longer than PG_STATEMENT_TIMEOUT_MS, then migrates', async () => {
+      const db = await freshDatabase(kind)
+      const migrating = new pg.Client({ connectionString: db.url })
+      await migrating.connect()
+      try {
+        // The advisory lock an instance holds while it migrates (src/store/postgres/database.ts).
+        await migrating.query('SELECT pg_advisory_lock(7250001)')
+        const migrate = runCli(['migrate'], { DATABASE_URL: db.url, PG_STATEMENT_TIMEOUT_MS: '500' })
+        await new Promise((resolve) => setTimeout(resolve, 2_500))
+        await migrating.query('SELECT pg_advisory_unlock(7250001)')
+        const migrated = await migrate
+        assert.equal(migrated.code, 0, migrated.stderr)
+        assert.equal((await runOnDatabase(db, 'SELECT 1 FROM schema_migrations')).rowCount! > 0, true)
+      } finally {
+        await migrating.end()
+        await db.drop()
+      }
+    })
+  })
+}

@@ -17,6 +17,12 @@ const MIGRATION_RETRY_PAUSE_MS = 1_000
 /** SQLSTATEs lock_not_available (a lock_timeout ran out) and deadlock_detected. */
 const LOCK_NOT_AVAILABLE = '55P03'
 const DEADLOCK_DETECTED = '40P01'
+/**
+ * How long an instance waits for another one's migrate (a slow migration on a large table takes
+ * longer than any statement may), and how often it asks; the wait holds no statement open.
+ */
+const MIGRATION_LOCK_WAIT_MS = 15 * 60_000
+const MIGRATION_LOCK_POLL_MS = 250
 
 /** After the read server failed, reads go to the primary for this long before it is tried again. */
 const READ_RETRY_MS = 5_000
@@ -102,7 +108,7 @@ export class PostgresDatabase {
    */
   private async migrate(): Promise<void> {
     await withConnection(this.pool, async (client) => {
-      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+      await this.waitForMigrationLock(client)
       try {
         await client.query(
           'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -122,6 +128,22 @@ export class PostgresDatabase {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
       }
     })
+  }
+
+  /** Takes the migration lock, asking again while another session holds it, up to MIGRATION_LOCK_WAIT_MS. */
+  private async waitForMigrationLock(client: pg.PoolClient): Promise<void> {
+    const since = Date.now()
+    for (;;) {
+      const { rows } = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1) AS taken', [MIGRATION_LOCK])
+      if (rows[0]?.taken) return
+      if (Date.now() - since >= MIGRATION_LOCK_WAIT_MS) {
+        throw new Error(
+          `another session has held the migration lock (advisory lock ${MIGRATION_LOCK}) for over ${MIGRATION_LOCK_WAIT_MS / 60_000} min: ` +
+            'an instance or a migrate is still migrating (see pg_locks where locktype = advisory)',
+        )
+      }
+      await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_POLL_MS))
+    }
   }
 
   private async apply(client: pg.PoolClient, migration: { version: number; name: string; sql: string }): Promise<void> {
