@@ -202,14 +202,50 @@ async function backupCommand(command: 'backup' | 'restore', args: string[], out:
   }
 }
 
-/** One line per migration, applied or pending (or unknown: applied by a newer release); exit 1 while any is pending. */
+/** Exit codes of `migrate --status` beyond 0 (nothing pending) and 1 (some pending); docs/upgrading.md. */
+const STATUS_UNREADABLE = 3
+const STATUS_NEWER_SQLITE = 4
+
+/**
+ * One line per migration, applied, pending or unknown (applied by a newer release); exit 1 while
+ * any is pending, 3 when the database cannot be read, 4 for a SQLite file this release refuses.
+ */
 async function migrateStatus(out: Output): Promise<number> {
   const { readMigrationStatus } = await import('./lifecycle/migration-status.js')
-  const status = await readMigrationStatus(loadConfig().database)
+  const { database } = loadConfig()
+  let status
+  try {
+    status = await readMigrationStatus(database)
+  } catch (error) {
+    out.stderr(`plantstore: cannot read the database's migrations: ${(error as Error).message}`)
+    return STATUS_UNREADABLE
+  }
   for (const name of status.applied) out.stdout(`applied\t${name}`)
-  for (const name of status.unknown) out.stdout(`unknown\t${name} (applied by a newer release)`)
+  for (const name of status.unknown) out.stdout(`unknown\t${name}`)
   for (const name of status.pending) out.stdout(`pending\t${name}`)
-  return status.pending.length > 0 ? 1 : 0
+  if (status.pending.length > 0) return 1
+  return database.kind === 'sqlite' && status.unknown.length > 0 ? STATUS_NEWER_SQLITE : 0
+}
+
+/**
+ * `plantstore migrate`: opening the store migrates it; what the database then records is what
+ * is said. A read-only PostgreSQL (a standby) opens without migrating, so it is checked here.
+ */
+async function migrateCommand(out: Output): Promise<number> {
+  const { database } = loadConfig()
+  await withStore(async () => {})
+  const { readMigrationStatus } = await import('./lifecycle/migration-status.js')
+  const status = await readMigrationStatus(database)
+  if (status.pending.length > 0) {
+    out.stderr(
+      `plantstore: the database is read-only (a standby?): ${status.pending.length} migrations still pending (${status.pending.join(', ')}); run migrate against the primary`,
+    )
+    return 1
+  }
+  if (status.unknown.length > 0) {
+    out.stdout(`the database schema is up to date for this release; a newer release applied ${status.unknown.join(', ')}`)
+  } else out.stdout('the database schema is up to date')
+  return 0
 }
 
 async function withStore(work: (store: PlantStore) => Promise<void>): Promise<void> {
@@ -255,8 +291,7 @@ export async function main(argv: string[], out: Output = consoleOutput): Promise
       case 'migrate':
         if (args.length === 1 && args[0] === '--status') return await migrateStatus(out)
         if (args.length > 0) throw new UsageError('migrate takes no arguments but --status; configure it by environment')
-        await withStore(async () => out.stderr('the database schema is up to date'))
-        return 0
+        return await migrateCommand(out)
       case 'token': {
         const work = parseTokenCommand(args)
         await withStore((store) => work(store.tokens, out))

@@ -164,3 +164,65 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
     })
   })
 }
+
+for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
+  describe('plantstore migrate on a database it cannot migrate or read', () => {
+    test('a read-only database (a standby): migrate exits 1 with one line, nothing applied', async () => {
+      const db = await freshDatabase(kind)
+      try {
+        const name = new URL(db.url).pathname.slice(1)
+        await runOnDatabase(db, `ALTER DATABASE ${name} SET default_transaction_read_only = on`)
+        const migrated = await runCli(['migrate'], { DATABASE_URL: db.url })
+        assert.equal(migrated.code, 1, migrated.stdout)
+        const lines = migrated.stderr.trim().split('\n')
+        assert.equal(lines.length, 1, migrated.stderr)
+        assert.match(lines[0]!, /^plantstore: .*read-only.*pending/)
+        assert.doesNotMatch(migrated.stdout, /up to date/)
+      } finally {
+        await db.drop()
+      }
+    })
+
+    test('--status on a database that does not answer exits 3, not 1 (pending)', async () => {
+      const status = await runCli(['migrate', '--status'], {
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+        PG_CONNECT_TIMEOUT_MS: '2000',
+      })
+      assert.equal(status.code, 3, status.stderr)
+      assert.equal(status.stderr.trim().split('\n').length, 1, status.stderr)
+    })
+  })
+}
+
+describe('migrate and --status on a database a newer release migrated', () => {
+  for (const kind of STORE_KINDS) {
+    test(`${kind}: --status lists the bare name as unknown${kind === 'sqlite' ? ', exit 4 (this release refuses the file)' : ', exit 0'}; migrate says so`, async () => {
+      const db = await freshDatabase(kind)
+      try {
+        const migrated = await runCli(['migrate'], { DATABASE_URL: db.url })
+        assert.equal(migrated.code, 0, migrated.stderr)
+        assert.equal(migrated.stdout.trim(), 'the database schema is up to date')
+        const future = "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '999_from_the_future.sql', 0)"
+        if (kind === 'sqlite') {
+          const { Database } = await import('../src/store/sqlite/driver.js')
+          const sqlite = new Database(db.url.slice('sqlite:'.length))
+          sqlite.exec(future)
+          sqlite.close()
+        } else await runOnDatabase(db, future.replace(', 0)', ', now())'))
+        const status = await runCli(['migrate', '--status'], { DATABASE_URL: db.url })
+        assert.equal(status.code, kind === 'sqlite' ? 4 : 0, status.stderr)
+        assert.ok(status.stdout.split('\n').includes('unknown\t999_from_the_future.sql'), status.stdout)
+        if (kind === 'postgres') {
+          const again = await runCli(['migrate'], { DATABASE_URL: db.url })
+          assert.equal(again.code, 0, again.stderr)
+          assert.match(
+            again.stdout.trim(),
+            /^the database schema is up to date for this release; a newer release applied 999_from_the_future\.sql$/,
+          )
+        }
+      } finally {
+        await db.drop()
+      }
+    })
+  }
+})
