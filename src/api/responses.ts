@@ -88,7 +88,9 @@ const ERROR_MEANINGS: Record<number, [string, Headers?]> = {
   405: ['This path does not allow the method; Allow lists those it does', HEADERS.allow],
   408: ['The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed'],
   409: ['A request with this Idempotency-Key is still in flight', HEADERS.retryAfter],
-  412: ['If-Match names no current version of the plant: it changed since it was read; nothing was changed'],
+  412: [
+    'If-Match names no current version (on POST /plants: any tag, the list has none), or If-None-Match names the current one; nothing was changed',
+  ],
   417: ['An Expect header other than 100-continue; nothing was done and the connection is closed'],
   422: ['This Idempotency-Key was already used for a different request'],
   428: ['REQUIRE_IF_MATCH is on: send If-Match with the ETag of the version you read (or *)'],

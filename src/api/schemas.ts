@@ -122,6 +122,16 @@ export const IfMatchHeaders = Type.Object({
   ),
 })
 
+/** The conditions of PATCH and DELETE: both must hold when both are sent (RFC 9110 section 13.2.2). */
+export const WriteConditionHeaders = Type.Object({
+  'if-match': IfMatchHeaders.properties['if-match'],
+  'if-none-match': Type.Optional(
+    ETAG_LIST(
+      'Write only while the plant is at none of these versions (W/"3" names "3"); * never writes, the plant being there. Otherwise 412 and nothing changes. A malformed value is a 400.',
+    ),
+  ),
+})
+
 export const IfNoneMatchHeaders = Type.Object({
   'if-none-match': Type.Optional(
     ETAG_LIST(
@@ -379,6 +389,16 @@ export const IdempotencyHeaders = Type.Object({
         'Makes a retry safe: 1 to 255 printable ASCII characters (bare, or as a quoted string), chosen by the client for this one request. Kept per subject for IDEMPOTENCY_TTL (24 h by default).',
       examples: ['3f1c2a9e-create-monstera'],
     }),
+  ),
+})
+
+/** POST /plants: an Idempotency-Key, and If-Match, which the plant list (no ETag) meets only as *. */
+export const CreateHeaders = Type.Object({
+  ...IdempotencyHeaders.properties,
+  'if-match': Type.Optional(
+    ETAG_LIST(
+      'The plant list has no entity tag: * creates as without it; any tag is a 412 and nothing is created (RFC 9110 section 13.1.1)',
+    ),
   ),
 })
 

@@ -1,4 +1,4 @@
-import type { IfMatch } from '../store/plants.js'
+import type { Versions } from '../store/plants.js'
 import { malformedCondition } from './errors.js'
 
 /** A plant version as a strong entity tag (RFC 9110 8.8.3). */
@@ -29,7 +29,7 @@ const versionOf = (opaque: string): number[] => (/^[1-9][0-9]{0,15}$/.test(opaqu
  * If-Match as the store takes it: the versions of its strong tags (a weak tag never matches:
  * the comparison is strong), or `*`; null without the header.
  */
-export function ifMatchOf(header: string | undefined): IfMatch | null {
+export function ifMatchOf(header: string | undefined): Versions | null {
   if (header === undefined) return null
   const tags = parsed('If-Match', header)
   if (tags === '*') return '*'
@@ -37,10 +37,10 @@ export function ifMatchOf(header: string | undefined): IfMatch | null {
 }
 
 /**
- * If-None-Match as GET compares it: the versions it names (weak comparison: W/"3" names "3"),
+ * If-None-Match as GET, PATCH and DELETE compare it: the versions it names (weak comparison: W/"3" names "3"),
  * or `*`; null without the header.
  */
-export function ifNoneMatchOf(header: string | undefined): IfMatch | null {
+export function ifNoneMatchOf(header: string | undefined): Versions | null {
   if (header === undefined) return null
   const tags = parsed('If-None-Match', header)
   if (tags === '*') return '*'

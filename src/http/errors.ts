@@ -40,7 +40,12 @@ export const noRoute = (method: string, path: string) => new HttpError(404, `no 
 export const notAllowed = (allow: string) => new HttpError(405, `this path allows only ${allow}`, { allow })
 
 export const preconditionFailed = (id: bigint) =>
-  new HttpError(412, `plant ${id} is not at a version If-Match names: read it again (its ETag) and retry with that`)
+  new HttpError(
+    412,
+    `plant ${id} is not at a version If-Match names, or is at one If-None-Match names: read it again (its ETag) and retry with that`,
+  )
+export const listHasNoTag = () =>
+  new HttpError(412, 'POST /plants has no entity tag to match: If-Match there can only be *; nothing was created')
 export const malformedCondition = (header: string) =>
   badRequest(`${header} must be * or entity tags in double quotes as ETag gives them ("3"), separated by commas`)
 export const preconditionRequired = () =>

@@ -2,20 +2,28 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { principalOf, visibleOwner } from '../auth/principal.js'
 import { etagOf, ifMatchOf, ifNoneMatchOf } from '../http/entity-tags.js'
-import { duplicatePlant, keyInFlight, keyMismatch, plantNotFound, preconditionFailed, preconditionRequired } from '../http/errors.js'
+import {
+  duplicatePlant,
+  keyInFlight,
+  keyMismatch,
+  listHasNoTag,
+  plantNotFound,
+  preconditionFailed,
+  preconditionRequired,
+} from '../http/errors.js'
 import { registerMergePatchParser } from '../http/json-body.js'
 import { traceParentOf } from '../observability/trace-context.js'
-import { type NewPlant, type PlantRecords, matches } from '../store/plants.js'
+import { type NewPlant, type PlantRecords, type Preconditions, names } from '../store/plants.js'
 import { fingerprint, idempotencyKey } from './idempotency.js'
 import { listPlants } from './plant-list.js'
 import { HEADERS, errorResponses, response } from '../api/responses.js'
 import {
-  IdempotencyHeaders,
+  CreateHeaders,
   ListQuery,
   type ListQueryType,
   NewPlantSchema,
   type NewPlantBody,
-  IfMatchHeaders,
+  WriteConditionHeaders,
   IfNoneMatchHeaders,
   ListedPlantSchema,
   PlantIdParams,
@@ -41,11 +49,13 @@ function nextPageLink(query: ListQueryType, after: bigint): string {
 
 /** The plant routes; registered inside a scope guarded by `guardWithToken`. */
 export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requireIfMatch }: PlantRoutesOptions): Promise<void> {
-  /** The request's If-Match, or null without one; 428 when the service requires it. */
-  function ifMatch(header: string | undefined) {
-    const condition = ifMatchOf(header)
-    if (condition === null && requireIfMatch) throw preconditionRequired()
-    return condition
+  /** The request's If-Match and If-None-Match, or null without either; 428 when the service requires If-Match. */
+  function preconditions(headers: { 'if-match'?: string; 'if-none-match'?: string }): Preconditions | null {
+    const match = ifMatchOf(headers['if-match'])
+    const noneMatch = ifNoneMatchOf(headers['if-none-match'])
+    if (match === null && requireIfMatch) throw preconditionRequired()
+    if (match === null && noneMatch === null) return null
+    return { ...(match === null ? {} : { match }), ...(noneMatch === null ? {} : { noneMatch }) }
   }
 
   /**
@@ -77,7 +87,7 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
         description:
           'Adds a plant owned by the caller. Every failure caused by the request (bad JSON, wrong content type, body over 16 KiB, invalid field, an id that already exists) is a 400. ' +
           "With an Idempotency-Key, a retry of the same request within the key's lifetime gets the first answer again (200 or 400 already exists), with Idempotent-Replayed: true, and has no new effect.",
-        headers: IdempotencyHeaders,
+        headers: CreateHeaders,
         body: ref(NewPlantSchema),
         response: {
           200: response(
@@ -87,11 +97,13 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
               headers: { ...HEADERS.location, ...HEADERS.etag, ...HEADERS.replayed },
             },
           ),
-          ...errorResponses([400, 409, 422]),
+          ...errorResponses([400, 409, 412, 422]),
         },
       },
     },
     async (request, reply) => {
+      const listTag = ifMatchOf(request.headers['if-match'])
+      if (listTag !== null && listTag !== '*') throw listHasNoTag()
       const { id, name, tag } = request.body
       const key = idempotencyKey(request.headers['idempotency-key'])
       const plant = { id, owner: principalOf(request).subject, name, tag: tag ?? null, traceParent: traceParentOf(request.traceSpan) }
@@ -172,7 +184,7 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
       const found = await request.store.plants.get(request.params.id, visibleOwner(principalOf(request)))
       if (found === null) throw plantNotFound(request.params.id)
       reply.header('etag', etagOf(found.version))
-      if (held !== null && matches(held, found.version)) return reply.code(304).send()
+      if (held !== null && names(held, found.version)) return reply.code(304).send()
       return found.plant
     },
   )
@@ -189,12 +201,12 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
           summary: 'Change a plant',
           description:
             'A JSON merge patch (RFC 7396; application/merge-patch+json, or application/json meaning the same) of name and tag; tag: null removes the tag. ' +
-            'With If-Match (the ETag you read), the change is made only while the plant is still at that version, else 412 and nothing changes: of two writers with one ETag, one wins. ' +
+            'With If-Match (the ETag you read), the change is made only while the plant is still at that version, else 412 and nothing changes: of two writers with one ETag, one wins. With If-None-Match, only while it is at none of those versions. ' +
             'A retry after a lost answer with the same If-Match answers 412: GET the plant to see whether the change is there. A patch that changes nothing answers 200 with the same ETag and sends no event. ' +
             'A plant of another owner is answered exactly as a missing one: 404.',
           consumes: ['application/merge-patch+json', 'application/json'],
           params: PlantIdParams,
-          headers: IfMatchHeaders,
+          headers: WriteConditionHeaders,
           body: ref(PlantPatchSchema),
           response: {
             200: response('The plant after the change; ETag is its new version', { body: PlantSchema, headers: HEADERS.etag }),
@@ -203,7 +215,7 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
         },
       },
       async (request, reply) => {
-        const condition = ifMatch(request.headers['if-match'])
+        const condition = preconditions(request.headers)
         const { name, tag } = request.body
         const change = { ...(name === undefined ? {} : { name }), ...(tag === undefined ? {} : { tag }) }
         const owner = visibleOwner(principalOf(request))
@@ -224,9 +236,9 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
         operationId: 'deletePlant',
         summary: 'Delete a plant',
         description:
-          'A plant of another owner is answered exactly as a missing one: 404. With If-Match, the plant is deleted only while it is at that version, else 412 and nothing changes.',
+          'A plant of another owner is answered exactly as a missing one: 404. With If-Match, the plant is deleted only while it is at that version; with If-None-Match, only while it is at none of those; else 412 and nothing changes.',
         params: PlantIdParams,
-        headers: IfMatchHeaders,
+        headers: WriteConditionHeaders,
         response: {
           204: response('The plant was deleted; no body'),
           ...errorResponses([400, 404, 412, 428]),
@@ -234,7 +246,7 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
       },
     },
     async (request, reply) => {
-      const condition = ifMatch(request.headers['if-match'])
+      const condition = preconditions(request.headers)
       const { id } = request.params
       const owner = visibleOwner(principalOf(request))
       const traceParent = traceParentOf(request.traceSpan)

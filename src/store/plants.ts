@@ -71,11 +71,26 @@ export interface PlantChange {
   tag?: string | null
 }
 
-/** An If-Match condition: the versions any of which must be current, or `*` (any version). */
-export type IfMatch = readonly number[] | '*'
+/** The versions an If-Match or If-None-Match names, or `*` (any version). */
+export type Versions = readonly number[] | '*'
 
-/** Whether the condition holds for a plant at `version`; no condition always holds. */
-export const matches = (ifMatch: IfMatch | null, version: number) => ifMatch === null || ifMatch === '*' || ifMatch.includes(version)
+/** Whether `versions` names `version`. */
+export const names = (versions: Versions, version: number) => versions === '*' || versions.includes(version)
+
+/**
+ * The conditions of a change or delete (RFC 9110 section 13): If-Match's versions, one of
+ * which must be current, and If-None-Match's, none of which may be; each when sent.
+ */
+export interface Preconditions {
+  readonly match?: Versions
+  readonly noneMatch?: Versions
+}
+
+/** Whether the conditions hold for a plant at `version`; no condition always holds. */
+export const matches = (conditions: Preconditions | null, version: number) =>
+  conditions === null ||
+  ((conditions.match === undefined || names(conditions.match, version)) &&
+    (conditions.noneMatch === undefined || !names(conditions.noneMatch, version)))
 
 /** What a change came to: the plant after it (same version when it changed nothing), or why not. */
 export type PlantUpdate =
@@ -107,16 +122,22 @@ export interface PlantRecords {
   /** false when no plant with this id is visible to `owner`. */
   delete(id: bigint, owner: string | null, traceParent?: string | null): Promise<boolean>
   /**
-   * Deletes the plant only while its version is one of `ifMatch`, compared and deleted in one
+   * Deletes the plant only while `conditions` hold for its version, compared and deleted in one
    * transaction (the row locked on PostgreSQL): of two writers with one tag, one wins.
    */
-  deleteIfMatch(id: bigint, owner: string | null, ifMatch: IfMatch, traceParent?: string | null): Promise<ConditionalDelete>
+  deleteIfMatch(id: bigint, owner: string | null, conditions: Preconditions, traceParent?: string | null): Promise<ConditionalDelete>
   /**
-   * Applies `change` (when `ifMatch` is given, only while the version is one of it), a new
+   * Applies `change` (with `conditions`, only while they hold for the version), a new
    * version and a plantUpdated event in the same transaction; a change to what is already
    * there is `unchanged`: no new version, no event.
    */
-  update(id: bigint, owner: string | null, change: PlantChange, ifMatch: IfMatch | null, traceParent?: string | null): Promise<PlantUpdate>
+  update(
+    id: bigint,
+    owner: string | null,
+    change: PlantChange,
+    conditions: Preconditions | null,
+    traceParent?: string | null,
+  ): Promise<PlantUpdate>
   /** Deletes at most `limit` kept outcomes older than `before`; answers how many went. */
   pruneIdempotencyKeys(before: Date, limit: number): Promise<number>
 }

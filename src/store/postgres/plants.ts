@@ -9,7 +9,7 @@ import {
   type ConditionalDelete,
   EMPTY_PAGE,
   type IdempotencyKey,
-  type IfMatch,
+  type Preconditions,
   matches,
   type PlantChange,
   type PlantUpdate,
@@ -183,13 +183,13 @@ export class PostgresPlants implements PlantRecords {
     id: bigint,
     owner: string | null,
     change: PlantChange,
-    ifMatch: IfMatch | null,
+    conditions: Preconditions | null,
     traceParent: string | null = null,
   ): Promise<PlantUpdate> {
     return this.database.transaction(async (client): Promise<PlantUpdate> => {
       const row = await this.lockRow(client, id, owner)
       if (row === undefined) return { outcome: 'not-found' }
-      if (!matches(ifMatch, row.version)) return { outcome: 'precondition-failed' }
+      if (!matches(conditions, row.version)) return { outcome: 'precondition-failed' }
       const after = applied(row, change)
       if (!after.changed) return { outcome: 'unchanged', plant: after.plant, version: row.version }
       const updated = await client.query<{ version: string }>(
@@ -202,11 +202,16 @@ export class PostgresPlants implements PlantRecords {
     })
   }
 
-  deleteIfMatch(id: bigint, owner: string | null, ifMatch: IfMatch, traceParent: string | null = null): Promise<ConditionalDelete> {
+  deleteIfMatch(
+    id: bigint,
+    owner: string | null,
+    conditions: Preconditions,
+    traceParent: string | null = null,
+  ): Promise<ConditionalDelete> {
     return this.database.transaction(async (client): Promise<ConditionalDelete> => {
       const row = await this.lockRow(client, id, owner)
       if (row === undefined) return 'not-found'
-      if (!matches(ifMatch, row.version)) return 'precondition-failed'
+      if (!matches(conditions, row.version)) return 'precondition-failed'
       await client.query('DELETE FROM plants WHERE id = $1', [String(id)])
       await client.query(INSERT_DELETED_EVENTS, [String(id), row.owner, traceParent])
       return 'deleted'

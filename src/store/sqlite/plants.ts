@@ -9,7 +9,7 @@ import {
   type ConditionalDelete,
   EMPTY_PAGE,
   type IdempotencyKey,
-  type IfMatch,
+  type Preconditions,
   matches,
   type PlantChange,
   type PlantUpdate,
@@ -227,13 +227,13 @@ export class SqlitePlants implements PlantRecords {
     id: bigint,
     owner: string | null,
     change: PlantChange,
-    ifMatch: IfMatch | null,
+    conditions: Preconditions | null,
     traceParent: string | null = null,
   ): Promise<PlantUpdate> {
     return this.database.write((): PlantUpdate => {
       const row = this.readRow(id, owner)
       if (row === undefined) return { outcome: 'not-found' }
-      if (!matches(ifMatch, row.version)) return { outcome: 'precondition-failed' }
+      if (!matches(conditions, row.version)) return { outcome: 'precondition-failed' }
       const after = applied(row, change)
       if (!after.changed) return { outcome: 'unchanged', plant: after.plant, version: row.version }
       const version = this.nextVersion()
@@ -246,11 +246,16 @@ export class SqlitePlants implements PlantRecords {
     })
   }
 
-  deleteIfMatch(id: bigint, owner: string | null, ifMatch: IfMatch, traceParent: string | null = null): Promise<ConditionalDelete> {
+  deleteIfMatch(
+    id: bigint,
+    owner: string | null,
+    conditions: Preconditions,
+    traceParent: string | null = null,
+  ): Promise<ConditionalDelete> {
     return this.database.write((): ConditionalDelete => {
       const row = this.readRow(id, owner)
       if (row === undefined) return 'not-found'
-      if (!matches(ifMatch, row.version)) return 'precondition-failed'
+      if (!matches(conditions, row.version)) return 'precondition-failed'
       this.statements.deleteById.run(id)
       if (this.database.subscribed) {
         const now = Date.now()

@@ -102,14 +102,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a plant
-         * @description A plant of another owner is answered exactly as a missing one: 404. With If-Match, the plant is deleted only while it is at that version, else 412 and nothing changes.
+         * @description A plant of another owner is answered exactly as a missing one: 404. With If-Match, the plant is deleted only while it is at that version; with If-None-Match, only while it is at none of those; else 412 and nothing changes.
          */
         delete: operations["deletePlant"];
         options?: never;
         head?: never;
         /**
          * Change a plant
-         * @description A JSON merge patch (RFC 7396; application/merge-patch+json, or application/json meaning the same) of name and tag; tag: null removes the tag. With If-Match (the ETag you read), the change is made only while the plant is still at that version, else 412 and nothing changes: of two writers with one ETag, one wins. A retry after a lost answer with the same If-Match answers 412: GET the plant to see whether the change is there. A patch that changes nothing answers 200 with the same ETag and sends no event. A plant of another owner is answered exactly as a missing one: 404.
+         * @description A JSON merge patch (RFC 7396; application/merge-patch+json, or application/json meaning the same) of name and tag; tag: null removes the tag. With If-Match (the ETag you read), the change is made only while the plant is still at that version, else 412 and nothing changes: of two writers with one ETag, one wins. With If-None-Match, only while it is at none of those versions. A retry after a lost answer with the same If-Match answers 412: GET the plant to see whether the change is there. A patch that changes nothing answers 200 with the same ETag and sends no event. A plant of another owner is answered exactly as a missing one: 404.
          */
         patch: operations["updatePlant"];
         trace?: never;
@@ -1270,6 +1270,11 @@ export interface operations {
                  * @example 3f1c2a9e-create-monstera
                  */
                 "idempotency-key"?: string;
+                /**
+                 * @description The plant list has no entity tag: * creates as without it; any tag is a 412 and nothing is created (RFC 9110 section 13.1.1)
+                 * @example "3"
+                 */
+                "if-match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1421,6 +1426,25 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version (on POST /plants: any tag, the list has none), or If-None-Match names the current one; nothing was changed */
+            412: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1814,6 +1838,11 @@ export interface operations {
                  * @example "3"
                  */
                 "if-match"?: string;
+                /**
+                 * @description Write only while the plant is at none of these versions (W/"3" names "3"); * never writes, the plant being there. Otherwise 412 and nothing changes. A malformed value is a 400.
+                 * @example "3"
+                 */
+                "if-none-match"?: string;
             };
             path: {
                 /**
@@ -1963,7 +1992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description If-Match names no current version of the plant: it changed since it was read; nothing was changed */
+            /** @description If-Match names no current version (on POST /plants: any tag, the list has none), or If-None-Match names the current one; nothing was changed */
             412: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
@@ -2099,6 +2128,11 @@ export interface operations {
                  * @example "3"
                  */
                 "if-match"?: string;
+                /**
+                 * @description Write only while the plant is at none of these versions (W/"3" names "3"); * never writes, the plant being there. Otherwise 412 and nothing changes. A malformed value is a 400.
+                 * @example "3"
+                 */
+                "if-none-match"?: string;
             };
             path: {
                 /**
@@ -2257,7 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description If-Match names no current version of the plant: it changed since it was read; nothing was changed */
+            /** @description If-Match names no current version (on POST /plants: any tag, the list has none), or If-None-Match names the current one; nothing was changed */
             412: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
