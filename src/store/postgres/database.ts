@@ -3,6 +3,7 @@ import { Gauge, Histogram, type Registry } from 'prom-client'
 import type { PostgresConfig } from '../../config/config.js'
 import { type AppliedMigration, migrationStatus, pendingMigrations } from '../shared/migrations.js'
 import { SILENT_STORE_LOG, type StoreLog, StoreUnavailableError } from '../store.js'
+import { applyMigration } from './apply-migration.js'
 import { retryingConflicts } from './conflicts.js'
 import { type Pools, isReadOnly, openPools, unavailableOr, withConnection } from './connections.js'
 
@@ -10,13 +11,6 @@ import { type Pools, isReadOnly, openPools, unavailableOr, withConnection } from
 const MIGRATION_LOCK = 7_250_001
 export const FIRST_TOKEN_LOCK = 7_250_002
 
-/** How long a migration waits for a table lock, how often it is tried, and the pause between tries. */
-const MIGRATION_LOCK_TIMEOUT = '3s'
-const MIGRATION_ATTEMPTS = 4
-const MIGRATION_RETRY_PAUSE_MS = 1_000
-/** SQLSTATEs lock_not_available (a lock_timeout ran out) and deadlock_detected. */
-const LOCK_NOT_AVAILABLE = '55P03'
-const DEADLOCK_DETECTED = '40P01'
 /**
  * How long an instance waits for another one's migrate (a slow migration on a large table takes
  * longer than any statement may), and how often it asks; the wait holds no statement open.
@@ -123,7 +117,7 @@ export class PostgresDatabase {
           )
         }
         const applied = new Set(rows.map((row) => row.version))
-        for (const migration of pendingMigrations('postgres', applied)) await this.apply(client, migration)
+        for (const migration of pendingMigrations('postgres', applied)) await applyMigration(client, migration, this.log)
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
       }
@@ -143,36 +137,6 @@ export class PostgresDatabase {
         )
       }
       await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_POLL_MS))
-    }
-  }
-
-  private async apply(client: pg.PoolClient, migration: { version: number; name: string; sql: string }): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await client.query('BEGIN')
-        await client.query(`SET LOCAL lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`)
-        await client.query('SET LOCAL statement_timeout = 0')
-        await client.query(migration.sql)
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name])
-        await client.query('COMMIT')
-        return
-      } catch (error) {
-        await client.query('ROLLBACK')
-        const code = (error as { code?: unknown }).code
-        if (code !== LOCK_NOT_AVAILABLE && code !== DEADLOCK_DETECTED) throw error
-        if (attempt === MIGRATION_ATTEMPTS) {
-          throw new Error(
-            `migration ${migration.name} could not take its locks in ${attempt} tries (each waiting up to ${MIGRATION_LOCK_TIMEOUT}): ` +
-              'another session holds a lock on a table it changes (see pg_locks); it was rolled back, the migrations before it are applied',
-            { cause: error },
-          )
-        }
-        this.log.warn(
-          { migration: migration.name, attempt, err: error },
-          'a migration could not take its locks; it was rolled back and is tried again',
-        )
-        await new Promise((resolve) => setTimeout(resolve, MIGRATION_RETRY_PAUSE_MS))
-      }
     }
   }
 
