@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 import { STORE_KINDS } from '../support/databases.js'
+import { REPO_ROOT } from '../support/service.js'
 
 for (const kind of STORE_KINDS) {
   describe(`RATE_LIMIT=5 on ${kind}`, () => {
@@ -27,6 +30,17 @@ for (const kind of STORE_KINDS) {
         statuses.push((await fx.api.request('GET', '/plants', { token: `pst_guess${i}` })).status)
       }
       assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429])
+    })
+
+    test('/plants and /webhooks share one budget per token, as the README says', async () => {
+      const token = await fx.token('both', '--scope', 'plants:read,webhooks:manage')
+      const statuses = []
+      for (const path of ['/plants', '/webhooks', '/plants', '/webhooks', '/plants', '/webhooks']) {
+        statuses.push((await fx.api.request('GET', path, { token })).status)
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429])
+      const row = /^\| `RATE_LIMIT` \|.*$/m.exec(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'))?.[0] ?? ''
+      assert.match(row, /`\/plants` and `\/webhooks`/, row)
     })
 
     test('the operations endpoints are not limited', async () => {
