@@ -10,6 +10,7 @@ import type { Tracing } from './observability/tracing.js'
 import { openStore } from './open-store.js'
 import { type PlantStore, StoreUnavailableError } from './store/store.js'
 import { superviseWorkers } from './workers.js'
+import { readOrCreateSecretKey, secretKeyFileOf } from './webhooks/secret-key-file.js'
 
 /** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
 const SHUTDOWN_DEADLINE_MS = 9_000
@@ -80,6 +81,20 @@ async function startTracingIfOn(config: Config, logger: Logger): Promise<Tracing
   return startTracing(config.tracing, logger)
 }
 
+/**
+ * Webhook secrets are sealed by default: without WEBHOOK_SECRET_KEY, a SQLite service makes its
+ * own key beside the database, so a copy of the database alone cannot sign webhooks. PostgreSQL
+ * instances must share one key, which no instance can make alone: there it stays opt-in.
+ */
+function withSecretKey(config: Config, logger: Logger): Config {
+  const { database, webhooks } = config
+  if (webhooks.secretKey !== null || database.kind !== 'sqlite' || database.path === ':memory:') return config
+  const path = secretKeyFileOf(database.path)
+  const { key, created } = readOrCreateSecretKey(path)
+  if (created) logger.info({ path }, 'webhook secrets are sealed with a key made in this file: keep a copy apart from the database')
+  return { ...config, webhooks: { ...webhooks, secretKey: key } }
+}
+
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel)
   if (config.workers > 1 && cluster.isPrimary) {
@@ -98,6 +113,7 @@ export async function serve(config: Config): Promise<void> {
   const tracing = await startTracingIfOn(config, logger)
   const store = await openStore(config.database, logger)
   if (!cluster.isWorker) await createFirstToken(store, showToken, logger)
+  config = withSecretKey(config, logger)
   const databaseSystem = config.database.kind === 'sqlite' ? 'sqlite' : 'postgresql'
   const app = await buildApp({ store, logger, config, tracing: tracing && { serviceName: tracing.serviceName, databaseSystem } })
   closeOnSignals(app, store, logger, tracing)
