@@ -125,3 +125,34 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
     })
   })
 }
+
+for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
+  describe("30e0bae's redeliver on HEAD's schema", () => {
+    let db: TestDatabase
+    before(async () => {
+      db = await freshDatabase(kind)
+      const migrated = await runCli(['migrate'], { DATABASE_URL: db.url })
+      assert.equal(migrated.code, 0, migrated.stderr)
+    })
+    after(() => db.drop())
+
+    test('starts a new round of retries for HEAD: the attempts it zeroes count from a round_start of 0', async () => {
+      await runOnDatabase(
+        db,
+        "INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, events) VALUES ('sub_round', 'alice', true, 'http://127.0.0.1:9/', 'whsec_x', 'newPlant')",
+      )
+      // An event HEAD gave up on after a round of 4 attempts that began after 4 earlier ones.
+      await runOnDatabase(
+        db,
+        "INSERT INTO webhook_deliveries (subscription_id, event, plant_id, body, state, attempts, round_start, finished_at) VALUES ('sub_round', 'newPlant', 1, '{}', 'given_up', 8, 4, now())",
+      )
+      // 30e0bae's redeliver of one message, word for word but for its parameters.
+      await runOnDatabase(
+        db,
+        "UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = now(), finished_at = NULL WHERE subscription_id = 'sub_round'",
+      )
+      const row = await runOnDatabase(db, "SELECT attempts, round_start FROM webhook_deliveries WHERE subscription_id = 'sub_round'")
+      assert.deepEqual(row.rows, [{ attempts: 0, round_start: '0' }])
+    })
+  })
+}
