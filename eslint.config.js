@@ -30,4 +30,25 @@ export default tseslint.config(
     files: ['bin/*', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
+  {
+    // The console runs in a browser (plain ES modules, no build step).
+    files: ['console/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'document',
+          'window',
+          'location',
+          'history',
+          'navigator',
+          'sessionStorage',
+          'fetch',
+          'URL',
+          'URLSearchParams',
+          'Node',
+          'HTMLElement',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 )

@@ -40,6 +40,7 @@ type AppConfig = Pick<
   | 'corsOrigins'
   | 'idempotencyTtlMs'
   | 'requireIfMatch'
+  | 'console'
   | 'jwt'
   | 'publicUrl'
   | 'webhooks'
@@ -164,6 +165,7 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
     uiConfig: { layout: 'BaseLayout' },
     theme: { title: 'Plant Store API', css: [{ filename: 'plantstore.css', content: '.swagger-ui .info .url { display: none; }' }] },
   })
+  if (config.console) await app.register((await import('./routes/console.js')).consoleRoutes)
   allowedMethods.finish()
   answerServerLevelRequests(app.server, allowedMethods.allowOf)
   return app

@@ -60,6 +60,8 @@ export interface Config {
   idempotencyTtlMs: number
   /** PATCH and DELETE of a plant without If-Match are refused (428). */
   requireIfMatch: boolean
+  /** GET /console serves the page for people; false = 404 like any unknown path. */
+  console: boolean
   jwt: JwtConfig | null
   /** Where clients reach the API, as the served document's `servers` says; null = the listen address. */
   publicUrl: string | null
@@ -289,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     idempotencyTtlMs: durationIn('IDEMPOTENCY_TTL', env.IDEMPOTENCY_TTL || '24h'),
     requireIfMatch: booleanIn('REQUIRE_IF_MATCH', env.REQUIRE_IF_MATCH, false),
+    console: booleanIn('CONSOLE', env.CONSOLE, true),
     jwt: parseJwt(env),
     publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : null,
     webhooks: parseWebhooks(env),

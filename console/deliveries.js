@@ -1,0 +1,227 @@
+import { call, nextLink } from './api.js'
+import { field, h, scrollingTable, statusLine, time } from './dom.js'
+import { EVENTS } from './webhooks.js'
+
+const STATES = ['pending', 'delivered', 'failed']
+/** Pages read while looking for one webhook-id: the log is kept for WEBHOOK_RETENTION only. */
+const MAX_PAGES = 40
+
+const logPath = (subscription, limit = 50) => `/webhooks/${encodeURIComponent(subscription)}/deliveries?limit=${limit}`
+export const deliveryAddress = (subscription, webhookId) =>
+  `#/webhooks/${encodeURIComponent(subscription)}/deliveries/${encodeURIComponent(webhookId)}`
+
+/** Walks the log, newest first, until `found` holds for an entry. */
+async function findDelivery(subscription, found) {
+  let path = logPath(subscription, 250)
+  for (let page = 0; path !== null && page < MAX_PAGES; page++) {
+    const { body, headers } = await call('GET', path)
+    const match = body.find(found)
+    if (match !== undefined) return match
+    path = nextLink(headers)
+  }
+  return null
+}
+
+async function subscriptionOf(subscription) {
+  return (await call('GET', `/webhooks/${encodeURIComponent(subscription)}`)).body
+}
+
+export async function renderDeliveries(main, subscriptionId) {
+  const status = statusLine()
+  const table = scrollingTable('Deliveries, newest first', [
+    'Webhook id',
+    'Event',
+    'Plant',
+    'State',
+    'Attempts',
+    'Last status',
+    'Last error',
+    'Next attempt',
+    'Created',
+  ])
+  const older = h('button', { type: 'button', class: 'secondary' }, 'Load older')
+  const entries = []
+  let next = logPath(subscriptionId)
+
+  const state = field('State', { name: 'state' }, 'select', [
+    h('option', { value: '' }, 'any'),
+    STATES.map((value) => h('option', { value }, value)),
+  ])
+  const event = field('Event type', { name: 'event' }, 'select', [
+    h('option', { value: '' }, 'any'),
+    [...EVENTS, 'ping'].map((value) => h('option', { value }, value)),
+  ])
+
+  function show() {
+    const shown = entries.filter(
+      (entry) =>
+        (state.control.value === '' || entry.state === state.control.value) &&
+        (event.control.value === '' || entry.event === event.control.value),
+    )
+    table.body.replaceChildren(
+      ...shown.map((entry) =>
+        h(
+          'tr',
+          {},
+          h('td', { class: 'mono' }, h('a', { href: deliveryAddress(subscriptionId, entry.id) }, entry.id)),
+          h('td', {}, entry.event),
+          h('td', { class: 'id' }, entry.plantId ?? ''),
+          h('td', {}, entry.state),
+          h('td', {}, entry.attempts),
+          h('td', {}, entry.lastStatus ?? ''),
+          h('td', {}, entry.lastError ?? ''),
+          h('td', {}, time(entry.nextAttemptAt)),
+          h('td', {}, time(entry.createdAt)),
+        ),
+      ),
+      ...(shown.length === 0 ? [h('tr', {}, h('td', { colspan: 9 }, 'No deliveries shown.'))] : []),
+    )
+    older.disabled = next === null
+  }
+
+  async function loadMore() {
+    if (next === null) return
+    try {
+      const { body, headers } = await call('GET', next)
+      entries.push(...body)
+      next = nextLink(headers)
+      show()
+    } catch (error) {
+      status.say(error.message, 'error')
+    }
+  }
+  older.addEventListener('click', loadMore)
+
+  const filter = h(
+    'form',
+    { class: 'row', onsubmit: (e) => (e.preventDefault(), show()) },
+    state.element,
+    event.element,
+    h('button', { type: 'submit' }, 'Filter'),
+  )
+
+  const wanted = field('Webhook id', { name: 'webhook-id', required: true, autocomplete: 'off', class: 'mono' })
+  const find = h(
+    'form',
+    {
+      class: 'row',
+      onsubmit: async (e) => {
+        e.preventDefault()
+        const id = wanted.control.value.trim()
+        status.say(`Looking for ${id}…`)
+        try {
+          const found = await findDelivery(subscriptionId, (entry) => entry.id === id)
+          if (found === null) status.say(`No delivery ${id} in this subscription's log.`, 'error')
+          else location.hash = deliveryAddress(subscriptionId, id)
+        } catch (error) {
+          status.say(error.message, 'error')
+        }
+      },
+    },
+    wanted.element,
+    h('button', { type: 'submit' }, 'Find'),
+  )
+
+  const since = field('Failed since (your local time)', { type: 'datetime-local', required: true, step: '1' })
+  const recover = h(
+    'form',
+    {
+      class: 'row',
+      onsubmit: async (e) => {
+        e.preventDefault()
+        try {
+          const when = new Date(since.control.value).toISOString()
+          const { body } = await call('POST', `/webhooks/${encodeURIComponent(subscriptionId)}/recover`, {
+            body: JSON.stringify({ since: when }),
+          })
+          status.say(`${body.requeued} failed ${body.requeued === 1 ? 'event is' : 'events are'} due again.`)
+        } catch (error) {
+          status.say(error.message, 'error')
+        }
+      },
+    },
+    since.element,
+    h('button', { type: 'submit' }, 'Recover failed events'),
+  )
+
+  let subscription
+  try {
+    subscription = await subscriptionOf(subscriptionId)
+  } catch (error) {
+    main.replaceChildren(
+      h('h1', { tabindex: '-1' }, 'Deliveries'),
+      h('p', { class: 'error' }, error.message),
+      h('a', { href: '#/webhooks' }, 'All webhooks'),
+    )
+    return
+  }
+  main.replaceChildren(
+    h('h1', { tabindex: '-1' }, 'Deliveries of ', h('span', { class: 'mono' }, subscription.url)),
+    h('p', {}, h('a', { href: '#/webhooks' }, 'All webhooks')),
+    status.element,
+    h('section', { 'aria-labelledby': 'filter-heading' }, h('h2', { id: 'filter-heading' }, 'Filter'), filter),
+    table.element,
+    older,
+    h('section', { 'aria-labelledby': 'find-heading' }, h('h2', { id: 'find-heading' }, 'Find a delivery'), find),
+    h('section', { 'aria-labelledby': 'recover-heading' }, h('h2', { id: 'recover-heading' }, 'Recover'), recover),
+  )
+  await loadMore()
+}
+
+export async function renderDelivery(main, subscriptionId, webhookId) {
+  const status = statusLine()
+  const back = h('p', {}, h('a', { href: `#/webhooks/${encodeURIComponent(subscriptionId)}` }, 'The deliveries log'))
+  const details = h('dl', { class: 'detail' })
+
+  async function load() {
+    const entry = await findDelivery(subscriptionId, (candidate) => candidate.id === webhookId)
+    if (entry === null) {
+      status.say(`No delivery ${webhookId} in this subscription's log.`, 'error')
+      return
+    }
+    const rows = [
+      ['Webhook id', entry.id],
+      ['Event', entry.event],
+      ['Plant', entry.plantId ?? '—'],
+      ['State', entry.state],
+      ['Attempts', entry.attempts],
+      ['Last status', entry.lastStatus ?? '—'],
+      ['Last error', entry.lastError ?? '—'],
+      ['Last attempt', entry.lastAttemptAt === null ? '—' : time(entry.lastAttemptAt)],
+      ['Next attempt', entry.nextAttemptAt === null ? '—' : time(entry.nextAttemptAt)],
+      ['Created', time(entry.createdAt)],
+    ]
+    details.replaceChildren(...rows.flatMap(([name, value]) => [h('dt', {}, name), h('dd', {}, value)]))
+  }
+
+  const redeliver = h(
+    'button',
+    {
+      type: 'button',
+      onclick: async () => {
+        try {
+          await call('POST', `/webhooks/${encodeURIComponent(subscriptionId)}/deliveries/${encodeURIComponent(webhookId)}/redeliver`)
+          status.say('Redelivery queued: it is due now.')
+          await load()
+        } catch (error) {
+          status.say(error.message, 'error')
+        }
+      },
+    },
+    'Redeliver',
+  )
+
+  main.replaceChildren(
+    h('h1', { tabindex: '-1' }, 'Delivery ', h('span', { class: 'mono' }, webhookId)),
+    back,
+    status.element,
+    details,
+    redeliver,
+    h('p', {}, 'The address of this page names the delivery (and no token): share it with whoever looks after this subscription.'),
+  )
+  try {
+    await load()
+  } catch (error) {
+    status.say(error.message, 'error')
+  }
+}

@@ -1,0 +1,120 @@
+import { ApiError, capabilities, session } from './api.js'
+import { field, focusHeading, h, statusLine } from './dom.js'
+import { renderPlants } from './plants.js'
+import { renderWebhooks } from './webhooks.js'
+import { renderDeliveries, renderDelivery } from './deliveries.js'
+
+// Views by address (the part after #): each delivery has an address of its own, which holds
+// no token, so that a link can be shared.
+const ROUTES = [
+  [/^\/plants$/, 'plants'],
+  [/^\/webhooks$/, 'webhooks'],
+  [/^\/webhooks\/([^/]+)$/, 'deliveries'],
+  [/^\/webhooks\/([^/]+)\/deliveries\/([^/]+)$/, 'delivery'],
+]
+
+let granted = null
+
+function routeOf(hash) {
+  const path = hash.replace(/^#/, '') || '/plants'
+  for (const [pattern, view] of ROUTES) {
+    const match = pattern.exec(path)
+    if (match !== null) return { view, params: match.slice(1).map(decodeURIComponent) }
+  }
+  return { view: 'missing', params: [] }
+}
+
+function renderNav(view) {
+  const nav = document.getElementById('nav')
+  nav.replaceChildren()
+  if (session.token() === null || granted === null) return
+  const link = (href, text, current) => h('a', { href, 'aria-current': current ? 'page' : false }, text)
+  if (granted.read) nav.append(link('#/plants', 'Plants', view === 'plants'))
+  if (granted.webhooks) nav.append(link('#/webhooks', 'Webhooks', view !== 'plants' && view !== 'missing'))
+  nav.append(
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary',
+        onclick: () => {
+          // A fresh load: nothing read with the token stays in the page's memory either.
+          session.forget()
+          location.replace(location.pathname)
+        },
+      },
+      'Sign out',
+    ),
+  )
+}
+
+function renderSignIn(main, message) {
+  const token = field('Token', { type: 'password', name: 'token', autocomplete: 'off', required: true, spellcheck: 'false' })
+  const status = statusLine()
+  if (message) status.say(message, 'error')
+  const form = h(
+    'form',
+    {
+      class: 'row',
+      onsubmit: async (event) => {
+        event.preventDefault()
+        const value = token.control.value.trim()
+        status.say('Signing in…')
+        try {
+          granted = await capabilities(value)
+          session.keep(value)
+          await render()
+        } catch (error) {
+          status.say(error instanceof ApiError ? error.message : String(error), 'error')
+          token.control.focus()
+        }
+      },
+    },
+    token.element,
+    h('button', { type: 'submit' }, 'Sign in'),
+  )
+  main.replaceChildren(
+    h('h1', { tabindex: '-1' }, 'Sign in'),
+    h(
+      'p',
+      {},
+      'Sign in with a Plant Store token (pst_… or a JWT access token). It is kept in this tab only, until you sign out or close it.',
+    ),
+    form,
+    status.element,
+  )
+}
+
+export async function render() {
+  const main = document.getElementById('main')
+  const { view, params } = routeOf(location.hash)
+  if (session.token() !== null && granted === null) {
+    try {
+      granted = await capabilities(session.token())
+    } catch (error) {
+      session.forget()
+      renderNav(view)
+      renderSignIn(main, error.message)
+      return
+    }
+  }
+  renderNav(view)
+  if (session.token() === null || granted === null) {
+    renderSignIn(main)
+    return
+  }
+  document.title = 'Plant Store console'
+  if (view === 'plants' && granted.read) await renderPlants(main, granted)
+  else if (view === 'webhooks' && granted.webhooks) await renderWebhooks(main)
+  else if (view === 'deliveries' && granted.webhooks) await renderDeliveries(main, params[0])
+  else if (view === 'delivery' && granted.webhooks) await renderDelivery(main, params[0], params[1])
+  else
+    main.replaceChildren(
+      h('h1', { tabindex: '-1' }, 'Nothing here'),
+      h('p', {}, 'This token may not see this page, or the address is unknown.'),
+    )
+  focusHeading(main)
+}
+
+window.addEventListener('hashchange', () => void render())
+void render()

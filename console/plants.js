@@ -1,0 +1,250 @@
+import { ApiError, call, nextLink } from './api.js'
+import { checkbox, confirmAction, field, h, openDialog, scrollingTable, statusLine } from './dom.js'
+
+const INT64 = /^-?(0|[1-9][0-9]*)$/
+const PAGE_SIZES = ['10', '25', '50', '100']
+const STALE = 'Someone else changed this plant since you read it. Reload it to see the current version, then make your change again.'
+
+/** The view's paging state survives a re-render (after a change) but not a sign-out. */
+const paging = { tag: '', limit: '25', after: null, earlier: [] }
+
+const hidden = (text) => h('span', { class: 'visually-hidden' }, text)
+
+function listPath() {
+  const query = new URLSearchParams({ include: 'id', limit: paging.limit })
+  if (paging.tag !== '') query.set('tag', paging.tag)
+  if (paging.after !== null) query.set('after', paging.after)
+  return `/plants?${query}`
+}
+
+/** A plant's current state and its ETag, read just before a change, so the change is conditional. */
+async function readPlant(id) {
+  const { body, headers } = await call('GET', `/plants/${id}`)
+  return { plant: body, etag: headers.get('etag') }
+}
+
+export async function renderPlants(main, granted) {
+  const status = statusLine()
+  const table = scrollingTable('Plants', ['Id', 'Name', 'Tag', ...(granted.write ? ['Actions'] : [])])
+  const previous = h('button', { type: 'button', class: 'secondary' }, 'Previous page')
+  const next = h('button', { type: 'button', class: 'secondary' }, 'Next page')
+  let nextAfter = null
+
+  async function load() {
+    try {
+      const { body, headers } = await call('GET', listPath())
+      const link = nextLink(headers)
+      nextAfter = link === null ? null : new URL(link, location.origin).searchParams.get('after')
+      table.body.replaceChildren(
+        ...body.map((plant) => row(plant)),
+        ...(body.length === 0 ? [h('tr', {}, h('td', { colspan: granted.write ? 4 : 3 }, 'No plants here.'))] : []),
+      )
+      previous.disabled = paging.earlier.length === 0
+      next.disabled = nextAfter === null || body.length === 0
+    } catch (error) {
+      status.say(error.message, 'error')
+    }
+  }
+
+  function row(plant) {
+    const cells = [
+      h('td', { class: 'id' }, plant.id),
+      h('td', {}, plant.name),
+      h('td', {}, plant.tag === undefined ? h('span', {}, '—', hidden('no tag')) : plant.tag === '' ? '(empty tag)' : plant.tag),
+    ]
+    if (granted.write) {
+      cells.push(
+        h(
+          'td',
+          {},
+          h(
+            'div',
+            { class: 'actions' },
+            h('button', { type: 'button', class: 'secondary', onclick: () => change(plant.id) }, 'Change', hidden(` plant ${plant.id}`)),
+            h('button', { type: 'button', class: 'danger', onclick: () => remove(plant.id) }, 'Delete', hidden(` plant ${plant.id}`)),
+          ),
+        ),
+      )
+    }
+    return h('tr', {}, cells)
+  }
+
+  async function change(id) {
+    let current
+    try {
+      current = await readPlant(id)
+    } catch (error) {
+      status.say(error.message, 'error')
+      return
+    }
+    const changed = await openDialog(`Change plant ${id}`, (close) => {
+      const name = field('Name', { required: true, maxlength: '200' })
+      const tag = field('Tag', { maxlength: '100' })
+      const noTag = checkbox('No tag')
+      const problem = statusLine()
+      const fill = () => {
+        name.control.value = current.plant.name
+        tag.control.value = current.plant.tag ?? ''
+        noTag.control.checked = current.plant.tag === undefined
+      }
+      fill()
+      const reload = h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          hidden: true,
+          onclick: async () => {
+            try {
+              current = await readPlant(id)
+              fill()
+              reload.hidden = true
+              problem.say('Reloaded: this is the current version.')
+              name.control.focus()
+            } catch (error) {
+              problem.say(error.message, 'error')
+            }
+          },
+        },
+        'Reload',
+      )
+      return h(
+        'form',
+        {
+          onsubmit: async (event) => {
+            event.preventDefault()
+            const patch = { name: name.control.value, tag: noTag.control.checked ? null : tag.control.value }
+            try {
+              await call('PATCH', `/plants/${id}`, {
+                body: JSON.stringify(patch),
+                type: 'application/merge-patch+json',
+                headers: { 'if-match': current.etag },
+              })
+              close(true)
+            } catch (error) {
+              if (error.status === 412) {
+                problem.say(STALE, 'error')
+                reload.hidden = false
+                reload.focus()
+              } else problem.say(error.message, 'error')
+            }
+          },
+        },
+        name.element,
+        tag.element,
+        noTag.element,
+        problem.element,
+        h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'submit' }, 'Save'),
+          reload,
+          h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel'),
+        ),
+      )
+    })
+    if (changed) {
+      status.say(`Plant ${id} changed.`)
+      await load()
+    }
+  }
+
+  async function remove(id) {
+    let current
+    try {
+      current = await readPlant(id)
+    } catch (error) {
+      status.say(error.message, 'error')
+      return
+    }
+    const sure = await confirmAction(`Delete plant ${id}?`, `“${current.plant.name}” will be deleted. This cannot be undone.`, 'Delete')
+    if (!sure) return
+    try {
+      await call('DELETE', `/plants/${id}`, { headers: { 'if-match': current.etag } })
+      status.say(`Plant ${id} deleted.`)
+      await load()
+    } catch (error) {
+      status.say(error.status === 412 ? STALE : error.message, 'error')
+    }
+  }
+
+  const tag = field('Tag', { name: 'tag', value: paging.tag, maxlength: '100' })
+  const size = field(
+    'Plants per page',
+    { name: 'limit' },
+    'select',
+    PAGE_SIZES.map((value) => h('option', { value }, value)),
+  )
+  size.control.value = paging.limit
+  const filter = h(
+    'form',
+    {
+      class: 'row',
+      onsubmit: async (event) => {
+        event.preventDefault()
+        Object.assign(paging, { tag: tag.control.value, limit: size.control.value, after: null, earlier: [] })
+        await load()
+      },
+    },
+    tag.element,
+    size.element,
+    h('button', { type: 'submit' }, 'Show'),
+  )
+  previous.addEventListener('click', async () => {
+    paging.after = paging.earlier.pop() ?? null
+    await load()
+  })
+  next.addEventListener('click', async () => {
+    if (nextAfter === null) return
+    paging.earlier.push(paging.after)
+    paging.after = nextAfter
+    await load()
+  })
+
+  main.replaceChildren(
+    h('h1', { tabindex: '-1' }, 'Plants'),
+    h('p', {}, granted.write ? 'The plants this token may see, in ascending id order.' : 'The plants this token may see (read only).'),
+    filter,
+    status.element,
+    table.element,
+    h('nav', { class: 'actions', 'aria-label': 'Pages' }, previous, next),
+    granted.write ? createForm(status, load) : null,
+  )
+  await load()
+}
+
+function createForm(status, reload) {
+  const id = field('Id', { required: true, inputmode: 'numeric', autocomplete: 'off' })
+  const name = field('Name', { required: true, maxlength: '200', autocomplete: 'off' })
+  const tag = field('Tag (optional)', { maxlength: '100', autocomplete: 'off' })
+  const form = h(
+    'form',
+    {
+      class: 'row',
+      onsubmit: async (event) => {
+        event.preventDefault()
+        const idText = id.control.value.trim()
+        if (!INT64.test(idText)) {
+          status.say('The id must be a whole number, such as 7.', 'error')
+          id.control.focus()
+          return
+        }
+        // The id is written as typed: a JSON number through a double would lose digits.
+        const tagPart = tag.control.value === '' ? '' : `,"tag":${JSON.stringify(tag.control.value)}`
+        try {
+          await call('POST', '/plants', { body: `{"id":${idText},"name":${JSON.stringify(name.control.value)}${tagPart}}` })
+          status.say(`Plant ${idText} added.`)
+          form.reset()
+          await reload()
+        } catch (error) {
+          status.say(error instanceof ApiError ? error.message : String(error), 'error')
+        }
+      },
+    },
+    id.element,
+    name.element,
+    tag.element,
+    h('button', { type: 'submit' }, 'Add plant'),
+  )
+  return h('section', { 'aria-labelledby': 'add-plant' }, h('h2', { id: 'add-plant' }, 'Add a plant'), form)
+}
