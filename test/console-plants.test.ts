@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { STORE_KINDS } from '../support/databases.js'
+import {
+  type ConsoleBrowser,
+  assertAccessible,
+  assertFitsWidth,
+  browserMissing,
+  openBrowser,
+  signIn,
+  storageOf,
+} from './helpers/browser.js'
+import { type ServiceFixture, startFixture } from './helpers/fixture.js'
+
+// CONTRACT section 20 in a real browser: signing in and out, and the plants view (list, paging,
+// tag filter, create, change with the ETag, delete after a confirmation) on both stores.
+
+const BIG_ID = '9007199254740993'
+
+describe('the console, plants, in a real browser', { skip: browserMissing }, () => {
+  let browser: ConsoleBrowser
+  const services: ServiceFixture[] = []
+  before(async () => {
+    browser = await openBrowser(() => services.map((fx) => fx.service.url))
+  })
+  after(async () => {
+    await browser?.close()
+  })
+
+  for (const kind of STORE_KINDS) {
+    describe(`on ${kind}`, () => {
+      let fx: ServiceFixture
+      let page: Page
+      let gardener: string
+      before(async () => {
+        fx = await startFixture(kind)
+        services.push(fx)
+        gardener = await fx.token('gardener')
+        for (let id = 1; id <= 12; id++) {
+          const answer = await fx.api.createPlant(gardener, { id, name: `plant ${id}`, ...(id % 3 === 0 ? { tag: 'shade' } : {}) })
+          assert.equal(answer.status, 200)
+        }
+        page = await browser.newPage()
+        await page.goto(`${fx.service.url}/console`)
+      })
+      after(async () => {
+        await page?.close()
+        await fx?.close()
+      })
+
+      const rows = () => page.getByRole('region', { name: 'Plants' }).locator('tbody tr')
+      const idsShown = async () => (await rows().locator('td:first-child').allInnerTexts()).map((text) => text.trim())
+      const status = () => page.getByRole('status').first()
+      /** Waits (in this process: the page's CSP refuses evaluated strings) until the ids shown are these. */
+      const shown = async (ids: string[]) => {
+        for (let tries = 0; JSON.stringify(await idsShown()) !== JSON.stringify(ids); tries++) {
+          assert.ok(tries < 200, `the page shows ${JSON.stringify(await idsShown())}, not ${JSON.stringify(ids)}`)
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+      }
+      const firstTen = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']
+
+      test('signed out: a form with a field labelled Token and a button Sign in, accessible', async () => {
+        await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
+        assert.equal(await page.getByLabel('Token').count(), 1)
+        assert.equal(await page.getByRole('button', { name: 'Sign in' }).count(), 1)
+        await assertAccessible(page, 'the sign-in view')
+      })
+
+      test("a bad token is refused with the service's own message, and nothing is kept", async () => {
+        const answer = await fx.api.request('GET', '/plants?limit=0', { token: 'pst_not-a-token' })
+        await page.getByLabel('Token').fill('pst_not-a-token')
+        await page.getByRole('button', { name: 'Sign in' }).click()
+        await page.getByText((answer.body as { message: string }).message).waitFor()
+        assert.deepEqual((await storageOf(page)).session, [])
+        await assertAccessible(page, 'the sign-in view with an error')
+      })
+
+      test('signing in with the keyboard alone keeps the token in sessionStorage only, and shows the plants', async () => {
+        await page.getByLabel('Token').focus()
+        await page.keyboard.press('Control+A')
+        await page.keyboard.type(gardener)
+        await page.keyboard.press('Enter')
+        await page.getByRole('heading', { level: 1, name: 'Plants' }).waitFor()
+        const kept = await storageOf(page)
+        assert.deepEqual(kept.session, [gardener])
+        assert.equal(kept.local, 0)
+        assert.equal(kept.cookie, '')
+        assert.ok(!kept.url.includes(gardener), 'the address holds no token')
+        await shown([...firstTen, '11', '12'])
+        await assertAccessible(page, 'the plants view')
+      })
+
+      test('paging follows the Link header, and the tag filter shows only that tag', async () => {
+        await page.getByLabel('Plants per page').selectOption('10')
+        await page.getByRole('button', { name: 'Show' }).click()
+        await shown(firstTen)
+        await page.getByRole('button', { name: 'Next page' }).click()
+        await shown(['11', '12'])
+        await page.getByRole('button', { name: 'Previous page' }).click()
+        await shown(firstTen)
+        await page.getByLabel('Tag', { exact: true }).fill('shade')
+        await page.getByRole('button', { name: 'Show' }).click()
+        await shown(['3', '6', '9', '12'])
+        await page.getByLabel('Tag', { exact: true }).fill('')
+        await page.getByRole('button', { name: 'Show' }).click()
+        await shown(firstTen)
+      })
+
+      test(`creating plant ${BIG_ID} shows it under that exact id, and the API has it`, async () => {
+        await page.getByLabel('Id').fill(BIG_ID)
+        await page.getByLabel('Name', { exact: true }).fill('from the console')
+        await page.getByLabel('Tag (optional)').fill('indoor')
+        await page.getByRole('button', { name: 'Add plant' }).click()
+        await status().getByText(`Plant ${BIG_ID} added.`).waitFor()
+        const read = await fx.api.request('GET', `/plants/${BIG_ID}`, { token: gardener })
+        assert.deepEqual([read.status, read.body], [200, { name: 'from the console', tag: 'indoor' }])
+        await page.getByLabel('Id').fill('1')
+        await page.getByLabel('Name', { exact: true }).fill('again')
+        await page.getByRole('button', { name: 'Add plant' }).click()
+        await status().getByText('plant 1 already exists').waitFor()
+      })
+
+      test('changing a plant sends the ETag it read; a 412 says someone else changed it and reloads', async () => {
+        await page.getByRole('button', { name: 'Change plant 2' }).click()
+        const dialog = page.getByRole('dialog', { name: 'Change plant 2' })
+        await dialog.waitFor()
+        await dialog.getByLabel('Name').fill('renamed in the console')
+        await assertAccessible(page, 'the change dialog')
+        await dialog.getByRole('button', { name: 'Save' }).click()
+        await status().getByText('Plant 2 changed.').waitFor()
+        assert.deepEqual((await fx.api.request('GET', '/plants/2', { token: gardener })).body, { name: 'renamed in the console' })
+
+        await page.getByRole('button', { name: 'Change plant 4' }).click()
+        const stale = page.getByRole('dialog', { name: 'Change plant 4' })
+        await stale.waitFor()
+        const behind = await fx.api.request('PATCH', '/plants/4', { token: gardener, json: { name: 'changed behind its back' } })
+        assert.equal(behind.status, 200)
+        await stale.getByLabel('Name').fill('my change')
+        await stale.getByRole('button', { name: 'Save' }).click()
+        await stale.getByText('Someone else changed this plant').waitFor()
+        assert.deepEqual((await fx.api.request('GET', '/plants/4', { token: gardener })).body, { name: 'changed behind its back' })
+        await stale.getByRole('button', { name: 'Reload' }).click()
+        await stale.getByText('Reloaded: this is the current version.').waitFor()
+        assert.equal(await stale.getByLabel('Name').inputValue(), 'changed behind its back')
+        await stale.getByLabel('Name').fill('my change, after reading theirs')
+        await stale.getByRole('button', { name: 'Save' }).click()
+        await status().getByText('Plant 4 changed.').waitFor()
+        assert.deepEqual((await fx.api.request('GET', '/plants/4', { token: gardener })).body, { name: 'my change, after reading theirs' })
+      })
+
+      test('deleting asks first: Cancel keeps the plant; Delete, reached by keyboard, removes it', async () => {
+        await page.getByRole('button', { name: 'Delete plant 5' }).click()
+        await page.getByRole('dialog', { name: 'Delete plant 5?' }).getByRole('button', { name: 'Cancel' }).click()
+        assert.equal((await fx.api.request('GET', '/plants/5', { token: gardener })).status, 200)
+
+        await page.getByRole('button', { name: 'Delete plant 5' }).focus()
+        await page.keyboard.press('Enter')
+        const confirm = page.getByRole('dialog', { name: 'Delete plant 5?' })
+        await confirm.waitFor()
+        await assertAccessible(page, 'the delete confirmation')
+        await page.keyboard.press('Escape')
+        await confirm.waitFor({ state: 'detached' })
+        assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Delete plant 5', 'focus returns to the button')
+        await page.keyboard.press('Enter')
+        await confirm.waitFor()
+        assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Delete', 'the dialog opens on its first button')
+        await page.keyboard.press('Enter')
+        await status().getByText('Plant 5 deleted.').waitFor()
+        assert.equal((await fx.api.request('GET', '/plants/5', { token: gardener })).status, 404)
+        await shown(['1', '2', '3', '4', '6', '7', '8', '9', '10', '11'])
+      })
+
+      test('at 360 px wide the plants view fits and stays accessible', async () => {
+        await page.setViewportSize({ width: 360, height: 740 })
+        try {
+          await assertFitsWidth(page, 'the plants view at 360 px')
+          await assertAccessible(page, 'the plants view at 360 px')
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 900 })
+        }
+      })
+
+      test('signing out forgets the token; a read-only token is offered no create, change, delete or webhooks', async () => {
+        await page.getByRole('button', { name: 'Sign out' }).click()
+        await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
+        assert.deepEqual((await storageOf(page)).session, [])
+        await page.reload()
+        await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
+
+        await signIn(page, await fx.token('reader', '--scope', 'plants:read'))
+        await rows().first().waitFor()
+        assert.equal(await page.getByRole('button', { name: 'Add plant' }).count(), 0)
+        assert.equal(await page.getByRole('button', { name: /^Change/ }).count(), 0)
+        assert.equal(await page.getByRole('button', { name: /^Delete/ }).count(), 0)
+        assert.equal(await page.getByRole('link', { name: 'Webhooks' }).count(), 0)
+        await assertAccessible(page, 'the read-only plants view')
+        await page.getByRole('button', { name: 'Sign out' }).click()
+      })
+
+      test('an admin sees every owner’s plants', async () => {
+        await signIn(page, fx.adminToken)
+        await page.getByRole('cell', { name: BIG_ID, exact: true }).waitFor()
+        await page.getByRole('button', { name: 'Sign out' }).click()
+      })
+    })
+  }
+
+  test('no page asked for anything outside the service, and no Content-Security-Policy violation was reported', () => {
+    assert.deepEqual(browser.outside, [])
+    assert.deepEqual(browser.violations, [])
+  })
+})
