@@ -30,8 +30,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The database answers
-         * @description Ready once the database answers a query: for a readiness probe or a load balancer health check.
+         * The database can serve
+         * @description Ready while the store can serve: on PostgreSQL a query answers; on SQLite a read answers and the file takes writes (its last write did not fail for a lock held past the wait, a full disk or a read-only file; after such a failure, a write of its own at most every 2 s, never waiting for the lock, says when it does again). For a readiness probe or a load balancer health check.
          */
         get: operations["checkReadiness"];
         put?: never;
