@@ -395,10 +395,15 @@ export const IdempotencyHeaders = Type.Object({
 /** POST /plants: an Idempotency-Key, and If-Match, which the plant list (no ETag) meets only as *. */
 export const CreateHeaders = Type.Object({
   ...IdempotencyHeaders.properties,
+  // Its example is *, the one value that creates: the docs page's "Try it out" sends the example.
   'if-match': Type.Optional(
-    ETAG_LIST(
-      'The plant list has no entity tag: * creates as without it; any tag is a 412 and nothing is created (RFC 9110 section 13.1.1)',
-    ),
+    Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description:
+        'The plant list has no entity tag: * creates as without it; any tag is a 412 and nothing is created (RFC 9110 section 13.1.1)',
+      examples: ['*'],
+    }),
   ),
 })
 

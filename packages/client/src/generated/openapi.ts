@@ -1272,7 +1272,7 @@ export interface operations {
                 "idempotency-key"?: string;
                 /**
                  * @description The plant list has no entity tag: * creates as without it; any tag is a 412 and nothing is created (RFC 9110 section 13.1.1)
-                 * @example "3"
+                 * @example *
                  */
                 "if-match"?: string;
             };
