@@ -22,7 +22,10 @@ export interface ClientOptions {
   token: string
   /** The fetch to use; the global one by default. */
   fetch?: typeof fetch
-  /** How long a call waits for the answer's status and headers (not for a long body); 30000 by default. */
+  /**
+   * How long a call waits for the answer's status and headers, and then for each next part of its
+   * body (a long body that keeps coming is not cut off); 30000 by default.
+   */
   timeoutMs?: number
 }
 
@@ -59,7 +62,9 @@ function plantOf(value: unknown): Plant {
 
 /** A list item of `include=id`: its id exactly, as a bigint, first. */
 function listedPlantOf(value: unknown): ListedPlant {
-  return { id: bigintOf(objectOf(value, 'a plant').id, 'a plant id'), ...plantOf(value) }
+  const id = bigintOf(objectOf(value, 'a plant').id, 'a plant id')
+  if (!inInt64(id)) throw new MalformedAnswerError('a plant id is outside the int64 range')
+  return { id, ...plantOf(value) }
 }
 
 /**
@@ -90,17 +95,58 @@ function deliveryOf(value: unknown): Delivery {
 
 /** The next-page link of RFC 8288 `Link: </plants?limit=…&after=…>; rel="next"`, if any. */
 function nextPageOf(link: string | null, base: URL): NextPage | null {
-  const target = link?.split(',').find((part) => /;\s*rel="?next"?/.test(part))
+  // rel is a space-separated list of relation types: "nextarchive" is not "next".
+  const isNext = (part: string) => /;\s*rel="?([^";]*)"?/.exec(part)?.[1]?.split(/\s+/).includes('next') === true
+  const target = link?.split(',').find(isNext)
   const uri = target === undefined ? undefined : /<([^>]*)>/.exec(target)?.[1]
   if (uri === undefined) return null
   const query = new URL(uri, base).searchParams
   const limit = query.get('limit')
   const after = query.get('after')
-  if (limit === null || after === null || !/^-?[0-9]+$/.test(after))
+  if (
+    limit === null ||
+    after === null ||
+    !/^[0-9]{1,10}$/.test(limit) ||
+    Number(limit) < 1 ||
+    Number(limit) > INT32_MAX ||
+    !/^-?[0-9]{1,19}$/.test(after) ||
+    !inInt64(BigInt(after))
+  )
     throw new MalformedAnswerError(`the next-page link is not understood: ${uri}`)
   const tag = query.get('tag')
   const includeId = query.get('include') === 'id'
   return { limit: Number(limit), after: BigInt(after), ...(tag === null ? {} : { tag }), ...(includeId ? { includeId } : {}) }
+}
+
+const INT32_MAX = 2 ** 31 - 1
+const inInt64 = (value: bigint) => value >= -(2n ** 63n) && value < 2n ** 63n
+
+/** A header value as fetch would send it: visible ASCII and spaces only, else a TypeError naming the option. */
+function headerValue(value: string, option: string): string {
+  if (typeof value !== 'string' || !/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value))
+    throw new TypeError(`${option} must be visible ASCII characters (it is sent as a header)`)
+  return value
+}
+
+/**
+ * The whole body, each part within `timeoutMs` of the one before: else `abort` is called (which
+ * cuts the body, so the read throws).
+ */
+async function readBody(response: Response, timeoutMs: number, abort: () => void): Promise<string> {
+  if (response.body === null) return ''
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  for (;;) {
+    const timer = setTimeout(abort, timeoutMs)
+    try {
+      const { done, value } = await reader.read()
+      if (done) return text + decoder.decode()
+      text += decoder.decode(value, { stream: true })
+    } finally {
+      clearTimeout(timer)
+    }
+  }
 }
 
 /** A client of one Plant Store API with one token. Ids are bigints, exact over the whole int64 range. */
@@ -112,7 +158,7 @@ export class PlantStoreClient {
 
   constructor({ baseUrl, token, fetch: fetchFunction = globalThis.fetch, timeoutMs = 30_000 }: ClientOptions) {
     this.base = new URL(baseUrl)
-    this.token = token
+    this.token = headerValue(token, 'token')
     this.fetch = fetchFunction
     this.timeoutMs = timeoutMs
   }
@@ -131,10 +177,11 @@ export class PlantStoreClient {
     const url = new URL(path, this.base)
     const abort = new AbortController()
     let timedOut = false
-    const timer = setTimeout(() => {
+    const stop = () => {
       timedOut = true
       abort.abort()
-    }, this.timeoutMs)
+    }
+    const timer = setTimeout(stop, this.timeoutMs)
     const repeatable = () => method === 'GET' || method === 'DELETE' || init.headers?.['idempotency-key'] !== undefined
     let response: Response
     try {
@@ -142,25 +189,32 @@ export class PlantStoreClient {
         method,
         headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...init.headers },
         signal: abort.signal,
+        // A redirect is a login page or a moved service, not this API's answer: never followed.
+        redirect: 'manual',
         ...(init.body === undefined ? {} : { body: init.body }),
       })
     } catch (error) {
       throw PlantStoreConnectionError.of(error, method, url, repeatable(), timedOut, this.timeoutMs)
     } finally {
-      // The headers are in: a long body (a big list) is not cut off.
       clearTimeout(timer)
     }
-    if (!response.ok) throw await PlantStoreError.from(response)
-    if (decode === undefined) {
+    if (response.ok && decode === undefined) {
       await response.body?.cancel()
+      // The API answers a DELETE 204: anything else (a proxy's 200 page, say) did not delete.
+      if (method === 'DELETE' && response.status !== 204) {
+        const why = `${method} ${url.pathname}: the answer is not the API's: ${response.status} instead of 204`
+        throw new MalformedAnswerError(why, response.status, response.headers.get('x-request-id'))
+      }
       return undefined as T
     }
     let text: string
     try {
-      text = await response.text()
+      text = await readBody(response, this.timeoutMs, stop)
     } catch (error) {
-      throw PlantStoreConnectionError.of(error, method, url, repeatable(), false, this.timeoutMs)
+      throw PlantStoreConnectionError.of(error, method, url, repeatable(), timedOut, this.timeoutMs)
     }
+    if (!response.ok) throw PlantStoreError.fromBody(response, text)
+    if (decode === undefined) return undefined as T
     try {
       return decode(parseJson(text), response.headers)
     } catch (error) {
@@ -176,7 +230,7 @@ export class PlantStoreClient {
   async createPlant(plant: NewPlant, { idempotencyKey }: { idempotencyKey?: string } = {}): Promise<CreatedPlant> {
     const body = toJson({ id: checkId(plant.id), name: plant.name, ...(plant.tag === undefined ? {} : { tag: plant.tag }) })
     const headers: Record<string, string> = { 'content-type': 'application/json' }
-    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = headerValue(idempotencyKey, 'idempotencyKey')
     return this.call('POST', '/plants', { body, headers }, withEtag)
   }
 
@@ -191,13 +245,17 @@ export class PlantStoreClient {
    */
   async updatePlant(id: bigint, patch: PlantPatch, { ifMatch }: { ifMatch?: string } = {}): Promise<VersionedPlant> {
     const headers: Record<string, string> = { 'content-type': 'application/merge-patch+json' }
-    if (ifMatch !== undefined) headers['if-match'] = ifMatch
+    if (ifMatch !== undefined) headers['if-match'] = headerValue(ifMatch, 'ifMatch')
     return this.call('PATCH', `/plants/${checkId(id)}`, { body: toJson(patch), headers }, versionedOf)
   }
 
   /** Deletes the plant; with `ifMatch`, only while it is still that version (else a PlantStoreError 412). */
   async deletePlant(id: bigint, { ifMatch }: { ifMatch?: string } = {}): Promise<void> {
-    await this.call('DELETE', `/plants/${checkId(id)}`, ifMatch === undefined ? {} : { headers: { 'if-match': ifMatch } })
+    await this.call(
+      'DELETE',
+      `/plants/${checkId(id)}`,
+      ifMatch === undefined ? {} : { headers: { 'if-match': headerValue(ifMatch, 'ifMatch') } },
+    )
   }
 
   /** One page of the plants the token may see, in ascending id order; with `includeId`, each with its id. */
@@ -224,10 +282,17 @@ export class PlantStoreClient {
     pageSize = 1000,
     includeId = false,
   }: { tag?: string; pageSize?: number; includeId?: boolean } = {}): AsyncGenerator<Plant | ListedPlant, void, undefined> {
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > INT32_MAX)
+      throw new RangeError(`pageSize must be an integer from 1 to ${INT32_MAX}`)
     let page = await this.listPlants({ limit: pageSize, ...(tag === undefined ? {} : { tag }), includeId })
+    let after: bigint | undefined
     for (;;) {
       yield* page.plants
       if (page.next === null) return
+      // Ids ascend: a next page that does not start further on would repeat forever.
+      if (after !== undefined && page.next.after <= after)
+        throw new MalformedAnswerError(`the next-page link does not advance past after=${after}`)
+      after = page.next.after
       page = await this.listPlants(page.next)
     }
   }

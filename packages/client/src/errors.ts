@@ -15,9 +15,14 @@ export class PlantStoreError extends Error {
 
   /** From an answer that is not a success; its body is the API's Error object when it can be read. */
   static async from(response: Response): Promise<PlantStoreError> {
+    return PlantStoreError.fromBody(response, await response.text())
+  }
+
+  /** From an answer that is not a success and its body, already read. */
+  static fromBody(response: Response, text: string): PlantStoreError {
     let message = `HTTP ${response.status}`
     try {
-      const body = JSON.parse(await response.text()) as { message?: unknown } | null
+      const body = JSON.parse(text) as { message?: unknown } | null
       if (typeof body?.message === 'string') message = body.message
     } catch {
       // Not the API's Error body (a proxy's page, say): the status says what is known.
