@@ -105,7 +105,8 @@ export function confirmAction(title, text, action) {
         'div',
         { class: 'actions' },
         h('button', { type: 'button', class: 'danger', onclick: () => close(true) }, action),
-        h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel'),
+        // Cancel takes the focus: Enter alone must not do what cannot be undone.
+        h('button', { type: 'button', class: 'secondary', autofocus: true, onclick: () => close(false) }, 'Cancel'),
       ),
     ),
   )

@@ -19,7 +19,12 @@ function routeOf(hash) {
   const path = hash.replace(/^#/, '') || '/plants'
   for (const [pattern, view] of ROUTES) {
     const match = pattern.exec(path)
-    if (match !== null) return { view, params: match.slice(1).map(decodeURIComponent) }
+    if (match === null) continue
+    try {
+      return { view, params: match.slice(1).map(decodeURIComponent) }
+    } catch {
+      return { view: 'missing', params: [] }
+    }
   }
   return { view: 'missing', params: [] }
 }
@@ -29,7 +34,7 @@ function renderNav(view) {
   nav.replaceChildren()
   if (session.token() === null || granted === null) return
   const link = (href, text, current) => h('a', { href, 'aria-current': current ? 'page' : false }, text)
-  if (granted.read) nav.append(link('#/plants', 'Plants', view === 'plants'))
+  if (granted.read || granted.write) nav.append(link('#/plants', 'Plants', view === 'plants'))
   if (granted.webhooks) nav.append(link('#/webhooks', 'Webhooks', view !== 'plants' && view !== 'missing'))
   nav.append(
     h(
@@ -103,8 +108,13 @@ export async function render() {
     renderSignIn(main)
     return
   }
+  // No address (just signed in, or a bare /console): the first view this token may use.
+  if (location.hash === '' && !granted.read && !granted.write && granted.webhooks) {
+    location.replace('#/webhooks')
+    return
+  }
   document.title = 'Plant Store console'
-  if (view === 'plants' && granted.read) await renderPlants(main, granted)
+  if (view === 'plants' && (granted.read || granted.write)) await renderPlants(main, granted)
   else if (view === 'webhooks' && granted.webhooks) await renderWebhooks(main)
   else if (view === 'deliveries' && granted.webhooks) await renderDeliveries(main, params[0])
   else if (view === 'delivery' && granted.webhooks) await renderDelivery(main, params[0], params[1])

@@ -201,6 +201,16 @@ export async function renderPlants(main, granted) {
     await load()
   })
 
+  if (!granted.read) {
+    // A write-only token may add plants but not list them.
+    main.replaceChildren(
+      h('h1', { tabindex: '-1' }, 'Plants'),
+      h('p', {}, 'This token may add plants but not list them.'),
+      status.element,
+      createForm(status, async () => {}),
+    )
+    return
+  }
   main.replaceChildren(
     h('h1', { tabindex: '-1' }, 'Plants'),
     h('p', {}, granted.write ? 'The plants this token may see, in ascending id order.' : 'The plants this token may see (read only).'),
