@@ -2,7 +2,14 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { type Plant, PlantStoreClient, PlantStoreError, WebhookVerificationError, verifyWebhook } from '@plantstore/client'
+import {
+  type Plant,
+  PlantStoreClient,
+  PlantStoreError,
+  WebhookVerificationError,
+  verifyWebhook,
+  verifyWebhookEvent,
+} from '@plantstore/client'
 import { Webhook } from 'standardwebhooks'
 import { CLIENT_TYPES_FILE, clientTypes } from '../scripts/client-types.js'
 import { STORE_KINDS } from '../support/databases.js'
@@ -132,6 +139,7 @@ describe('verifyWebhook', () => {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
     'webhook-signature': signer.sign(id, at, payload),
+    'plantstore-event': 'newPlant',
   })
 
   test('a body signed by the standardwebhooks package gives the plant with its exact id', () => {
@@ -157,4 +165,32 @@ test('the committed client types are what openapi-typescript generates from the 
   } finally {
     await fx.close()
   }
+})
+
+describe('verifyWebhook and verifyWebhookEvent read the event type with care', () => {
+  const secret = `whsec_${randomBytes(24).toString('base64')}`
+  const signer = new Webhook(secret)
+  const body = '{"id":5,"name":"Fern"}'
+  const at = new Date()
+  const signed = (event: string) => ({
+    'webhook-id': 'msg_1',
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signer.sign('msg_1', at, body),
+    'plantstore-event': event,
+  })
+
+  test('verifyWebhook refuses a plantUpdated, plantDeleted or ping delivery: it returns only a new plant', () => {
+    for (const event of ['plantUpdated', 'plantDeleted', 'ping'])
+      assert.throws(() => verifyWebhook(body, signed(event), secret), /not a newPlant/)
+    assert.deepEqual(verifyWebhook(body, signed('newPlant'), secret), { id: 5n, name: 'Fern' })
+  })
+
+  test('headers of a plain object are found whatever their case', () => {
+    const headers = Object.fromEntries(
+      Object.entries(signed('newPlant')).map(([name, value]) => [name.replace(/\b[a-z]/g, (c) => c.toUpperCase()), value]),
+    )
+    assert.ok('Webhook-Id' in headers)
+    assert.deepEqual(verifyWebhook(body, headers, secret), { id: 5n, name: 'Fern' })
+    assert.deepEqual(verifyWebhookEvent(body, headers, secret), { type: 'newPlant', plant: { id: 5n, name: 'Fern' } })
+  })
 })

@@ -10,8 +10,10 @@ export class WebhookVerificationError extends Error {
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>
 
+/** A header by its lowercase name; in a plain object, under any case (Webhook-Id as webhook-id). */
 function header(headers: HeaderSource, name: string): string {
-  const value = headers instanceof Headers ? headers.get(name) : [headers[name] ?? headers[name.toLowerCase()]].flat()[0]
+  const key = headers instanceof Headers ? name : Object.keys(headers).find((candidate) => candidate.toLowerCase() === name)
+  const value = headers instanceof Headers ? headers.get(name) : key === undefined ? undefined : [headers[key]].flat()[0]
   if (value === undefined || value === null || value === '') throw new WebhookVerificationError(`the ${name} header is missing`)
   return value
 }
@@ -59,10 +61,15 @@ interface VerifyOptions {
 /**
  * Checks a `newPlant` webhook per Standard Webhooks (signature over the raw body, timestamp
  * within `toleranceSeconds`) and returns its plant with an exact bigint id. Throws
- * WebhookVerificationError otherwise. Pass the body exactly as received, before any parsing.
+ * WebhookVerificationError otherwise, and for any other event type (a plantUpdated body reads
+ * the same). Pass the body exactly as received, before any parsing. The plantstore-event header
+ * is not signed: it says which type the sender claims, the signature only that the body is the
+ * service's.
  */
 export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, options: VerifyOptions = {}): NewPlant {
   const text = verifiedBody(rawBody, headers, secret, options.toleranceSeconds ?? 300, options.now ?? Date.now())
+  const type = header(headers, 'plantstore-event')
+  if (type !== 'newPlant') throw new WebhookVerificationError(`the event is ${type}, not a newPlant: use verifyWebhookEvent`)
   try {
     return plantOf(text)
   } catch (error) {
@@ -96,7 +103,8 @@ const isEventType = (type: string): type is WebhookEventType => Object.hasOwn(RE
 /**
  * Checks any delivery (each of WEBHOOK_EVENT_TYPES, named by its plantstore-event header) as
  * verifyWebhook does, accepting it when any v1 entry of webhook-signature verifies, and returns
- * what it says. Throws WebhookVerificationError otherwise.
+ * what it says. Throws WebhookVerificationError otherwise. The type header is not signed: a
+ * plantUpdated body resent under `newPlant` still verifies; key on webhook-id to deduplicate.
  */
 export function verifyWebhookEvent(
   rawBody: string | Uint8Array,
