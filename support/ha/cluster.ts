@@ -18,6 +18,8 @@ export const SUPERUSER_PASSWORD = 'plantstore-example-superuser'
 /** The docs mark each block test:ha runs with this line, then the block's name. */
 const BLOCK_MARKER = '<!-- test:ha runs the next block: '
 const EXAMPLE_TARGET = '2026-11-25 14:05:00+00'
+/** The docs' example backup set, the newest one that stopped before the target. */
+const EXAMPLE_SET = '20261125-020000F'
 const EXAMPLE_RESTORED_PORT = '5450'
 /** node1's port, which the documented psql line names. */
 const EXAMPLE_NODE1_PORT = '-p 5441'
@@ -365,11 +367,11 @@ export class HaCluster {
   }
 
   /**
-   * The docs' restore of the whole cluster to `target` with Patroni's bootstrap: every Patroni
+   * The docs' restore of the whole cluster to `target`, from the backup `set`, with Patroni's bootstrap: every Patroni
    * stopped, each data folder put aside as written, the cluster's state removed from etcd,
    * node1's file given the documented bootstrap method, node1 started. Answers once it leads.
    */
-  async restoreClusterAsDocumented(target: Date): Promise<void> {
+  async restoreClusterAsDocumented(target: Date, set: string): Promise<void> {
     for (const node of this.nodes) await this.stopPatroni(node)
     for (const node of this.nodes) {
       // The block is written for node1; the others run it with their own name.
@@ -387,6 +389,7 @@ export class HaCluster {
     if (removed.status !== 0) throw new Error(`patronictl remove failed: ${removed.stderr}${removed.stdout}`)
     const bootstrap = this.documented("cluster restore, node1's bootstrap", [
       [EXAMPLE_TARGET, target.toISOString().replace('T', ' ').replace('Z', '+00')],
+      [EXAMPLE_SET, set],
     ])
     const config = readFileSync(first.config, 'utf8')
     if (!config.includes('\nbootstrap:\n')) throw new Error(`${first.config} has no bootstrap section`)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { HaCluster } from '../../support/ha/cluster.js'
+import { HaCluster, SUPERUSER_PASSWORD } from '../../support/ha/cluster.js'
 import { waitFor } from '../../support/ha/processes.js'
 import { keyedLoad, longestOutageMs, recoveredAt } from '../../support/ha/keyed-load.js'
 import { Receiver } from '../../support/receiver.js'
@@ -69,6 +69,17 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     assert.equal((await call(`${url}/plants/9007199254740992`, writer)).status, 404)
     assert.equal((await call(`${url}/plants/9007199254740993`, writer, 'DELETE')).status, 204)
     assert.equal((await fetch(`${url}/readyz`)).status, 200)
+  })
+
+  test('a wrong password is refused on every node, both HAProxy ports and PgBouncer', async () => {
+    for (const where of [...cluster.nodes, 'primary', 'sync', 'pgbouncer'] as const) {
+      const url = cluster.url(where).replace(SUPERUSER_PASSWORD, 'wrong')
+      const refused = await cluster.rows(url, 'SELECT 1').then(
+        () => 'connected',
+        (error: Error) => error.message,
+      )
+      assert.match(refused, /password authentication failed|SASL authentication failed/, typeof where === 'string' ? where : where.name)
+    }
   })
 
   test('every node runs with the max_connections deploy/ha gives (200)', async () => {
@@ -178,6 +189,11 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     const restoredUrl = await cluster.restoreAsDocumented(beforeTheMistake)
     const restoreMs = Date.now() - restoreStartedAt
     // A commit that waits for a synchronous standby waits past any statement timeout shorter than this.
+    await assert.rejects(
+      cluster.rows(restoredUrl.replace(SUPERUSER_PASSWORD, 'wrong'), 'SELECT 1'),
+      /password authentication failed/,
+      'the restored server refuses a wrong password',
+    )
     const restored = await start({ DATABASE_URL: restoredUrl, PG_STATEMENT_TIMEOUT_MS: '60000' })
     try {
       const listed = await call(`${restored.url}/plants?limit=100000`, owner)
@@ -354,7 +370,7 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     assert.ok((newest?.timestamp.start ?? 0) >= startedAt, 'and it is the one just taken')
   })
 
-  test("the docs' whole-cluster restore: Patroni bootstraps node1 from pgBackRest to a time, and the others follow", async () => {
+  test("the docs' whole-cluster restore to a time before the newest backup: Patroni bootstraps node1 from the set before it, and the others follow", async () => {
     const service = services[0] as Service
     const owner = await makeToken(cluster.url('primary'), 'cluster-pitr')
     assert.equal((await call(`${service.url}/plants`, owner, 'POST', '{"id":51,"name":"before the target"}')).status, 200)
@@ -366,8 +382,18 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     const check = await cluster.pgbackrest(['check'])
     assert.equal(check.code, 0, check.stderr)
 
+    // The usual case: the mistake is noticed after the next nightly backup, taken after the target.
+    const newer = await cluster.pgbackrest(['--type=full', 'backup'])
+    assert.equal(newer.code, 0, newer.stderr)
+    const info = await cluster.pgbackrest(['info', '--output=json'])
+    const [stanza] = JSON.parse(info.stdout) as { backup: { label: string; timestamp: { stop: number } }[] }[]
+    const backups = stanza?.backup ?? []
+    assert.ok((backups.at(-1)?.timestamp.stop ?? 0) * 1000 > target.getTime(), 'the newest backup stopped after the target')
+    const set = backups.filter((backup) => backup.timestamp.stop * 1000 < target.getTime()).at(-1)?.label
+    assert.ok(set, 'a backup stopped before the target')
+
     const startedAt = Date.now()
-    await cluster.restoreClusterAsDocumented(target)
+    await cluster.restoreClusterAsDocumented(target, set)
     const restoreMs = Date.now() - startedAt
     const before = await waitFor(
       'the service to read through HAProxy again',
@@ -381,12 +407,17 @@ describe('PostgreSQL high availability (deploy/ha/: Patroni, etcd, HAProxy, PgBo
     assert.equal(before.text, '{"name":"before the target"}')
     assert.equal((await call(`${service.url}/plants/52`, owner)).status, 404, 'the plant written after the target is not there')
     assert.equal((await call(`${service.url}/plants`, owner, 'POST', '{"id":53,"name":"after the restore"}')).status, 200)
+    await assert.rejects(
+      cluster.rows(cluster.url('primary').replace(SUPERUSER_PASSWORD, 'wrong'), 'SELECT 1'),
+      /password authentication failed/,
+      'the restored leader refuses a wrong password',
+    )
     for (const node of cluster.nodes.slice(1)) cluster.startPatroni(node)
     await cluster.waitForRoles()
     const synced = await cluster.syncStandby()
     assert.ok(synced && synced !== cluster.nodes[0], 'another node follows node1 as its sync standby')
     console.log(
-      `the whole cluster restored to a time by Patroni's bootstrap: node1 led ${(restoreMs / 1000).toFixed(1)} s after Patroni was stopped everywhere`,
+      `the whole cluster restored from ${set} to a time before the newest backup by Patroni's bootstrap: node1 led ${(restoreMs / 1000).toFixed(1)} s after Patroni was stopped everywhere`,
     )
   })
 })
