@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import pg from 'pg'
@@ -91,10 +91,14 @@ describe('plantstore copy between the stores', { skip }, () => {
     const there = await runCli(['copy', '--from', sqlite.url, '--to', postgres.url], {})
     assert.equal(there.code, 0, there.stderr)
     assert.match(there.stdout, /^copy: plants 5 \([0-9a-f]{16}\), tokens 3 .*agree.*\n$/)
+    // The source's secrets are sealed with the key beside it: the PostgreSQL instances are given it, as the copy says.
+    const keyFile = `${sqlite.url.slice('sqlite:'.length)}.webhook-secret-key`
+    assert.ok(there.stderr.includes(`${keyFile}: start the PostgreSQL instances with WEBHOOK_SECRET_KEY`), there.stderr)
+    const secretKey = readFileSync(keyFile, 'utf8').trim()
 
     receiver.received.length = 0
     receiver.answer = () => ({ status: 200 })
-    service = await start({ DATABASE_URL: postgres.url, ...WEBHOOK_ENV })
+    service = await start({ DATABASE_URL: postgres.url, WEBHOOK_SECRET_KEY: secretKey, ...WEBHOOK_ENV })
     try {
       assert.doesNotMatch(service.stderr(), /pst_/, 'no first-start token: the copied tokens are there')
       assert.deepEqual(await seen(service, alice), before)
@@ -117,8 +121,11 @@ describe('plantstore copy between the stores', { skip }, () => {
       assert.equal(await service.stop(), 0)
     }
 
-    const home = await runCli(['copy', '--from', postgres.url, '--to', back.url], {})
+    const home = await runCli(['copy', '--from', postgres.url, '--to', back.url], { WEBHOOK_SECRET_KEY: secretKey })
     assert.equal(home.code, 0, home.stderr)
+    const backKeyFile = `${back.url.slice('sqlite:'.length)}.webhook-secret-key`
+    assert.equal(readFileSync(backKeyFile, 'utf8').trim(), secretKey, 'the key is written beside the SQLite target')
+    assert.equal(statSync(backKeyFile).mode & 0o777, 0o600)
     service = await start({ DATABASE_URL: back.url })
     try {
       const after = await seen(service, alice)

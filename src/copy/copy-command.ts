@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { parseDatabaseUrl, type DatabaseConfig } from '../config/config.js'
 import { copyStore, type CopyProgress } from './copy-store.js'
+import { carrySecretKey } from './secret-key.js'
 import { CopyError } from './shape.js'
 
 interface Output {
@@ -59,6 +60,7 @@ export async function copyCommand(args: string[], out: Output, usage: (message: 
     out.stdout(
       `copy: ${tables}; version counter ${report.lastVersion}; every table's rows and checksum agree between source and target; ${report.seconds.toFixed(1)} s`,
     )
+    for (const line of carrySecretKey(from, to)) out.stderr(line)
     return 0
   } catch (error) {
     if (process.stderr.isTTY) process.stderr.write('\r\u001b[2K')

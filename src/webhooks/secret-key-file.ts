@@ -6,15 +6,16 @@ import { dirname } from 'node:path'
 export const secretKeyFileOf = (databasePath: string) => `${databasePath}.webhook-secret-key`
 
 /**
- * Writes a new key 0600 under a temporary name, syncs it, then links it to `path`: processes
- * starting at once (WORKERS) all end up with the one key linked first. False when another was.
+ * Writes a key (a new one by default) 0600 under a temporary name, syncs it, then links it to
+ * `path`: processes starting at once (WORKERS) all end up with the one key linked first. False
+ * when another was.
  */
-function linkNewKey(path: string): boolean {
+export function linkKey(path: string, key: Buffer = randomBytes(32)): boolean {
   const fresh = `${path}.partial-${process.pid}`
   try {
     const fd = openSync(fresh, 'w', 0o600)
     try {
-      writeSync(fd, `${randomBytes(32).toString('base64')}\n`)
+      writeSync(fd, `${key.toString('base64')}\n`)
       fsyncSync(fd)
     } finally {
       closeSync(fd)
@@ -37,7 +38,7 @@ function linkNewKey(path: string): boolean {
 
 /** The key in `path` (32 bytes in base64, the form WEBHOOK_SECRET_KEY takes), made when there is none. */
 export function readOrCreateSecretKey(path: string): { key: Buffer; created: boolean } {
-  const created = !existsSync(path) && linkNewKey(path)
+  const created = !existsSync(path) && linkKey(path)
   const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64')
   if (key.length !== 32) throw new Error(`the webhook secret key ${path} is not 32 bytes in base64`)
   return { key, created }
