@@ -9,7 +9,7 @@ const ENV = {
   WEBHOOK_RETRY_DELAYS: Array(40).fill('250ms').join(','),
   // Long enough that no attempt times out under the load of these tests: a timed-out attempt that
   // did arrive is sent again (at least once), which would hide a double claim.
-  WEBHOOK_TIMEOUT_MS: '5000',
+  WEBHOOK_TIMEOUT_MS: '10000',
 }
 
 const firstToken = (service: Service): string => {
