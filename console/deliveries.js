@@ -1,5 +1,5 @@
 import { call, nextLink } from './api.js'
-import { field, h, scrollingTable, statusLine, time } from './dom.js'
+import { field, h, keepFocus, scrollingTable, statusLine, time } from './dom.js'
 import { EVENTS } from './webhooks.js'
 
 const STATES = ['pending', 'delivered', 'failed']
@@ -90,7 +90,10 @@ export async function renderDeliveries(main, subscriptionId) {
       status.say(error.message, 'error')
     }
   }
-  older.addEventListener('click', loadMore)
+  older.addEventListener('click', async () => {
+    await loadMore()
+    keepFocus(table.element)
+  })
 
   const filter = h(
     'form',

@@ -34,7 +34,8 @@ export function checkbox(label, attributes = {}) {
 
 /** A status line read out by screen readers; `error` for failures. */
 export function statusLine() {
-  const element = h('p', { class: 'status', role: 'status' })
+  // Focusable by script: where the focus goes when what had it was rebuilt or removed.
+  const element = h('p', { class: 'status', role: 'status', tabindex: '-1' })
   return {
     element,
     say(text, kind = 'ok') {
@@ -125,4 +126,10 @@ export async function copyText(input) {
 /** Puts the focus on a view's heading, so that a screen reader announces the new view. */
 export function focusHeading(root) {
   root.querySelector('h1')?.focus()
+}
+
+/** After a re-render: when the focused control was removed or disabled, focus `fallback` instead. */
+export function keepFocus(fallback) {
+  const active = document.activeElement
+  if (active === null || active === document.body || !active.isConnected || active.disabled) fallback.focus()
 }

@@ -1,5 +1,5 @@
 import { ApiError, call, nextLink } from './api.js'
-import { checkbox, confirmAction, field, h, openDialog, scrollingTable, statusLine } from './dom.js'
+import { checkbox, confirmAction, field, h, keepFocus, openDialog, scrollingTable, statusLine } from './dom.js'
 
 const INT64 = /^-?(0|[1-9][0-9]*)$/
 const PAGE_SIZES = ['10', '25', '50', '100']
@@ -146,6 +146,7 @@ export async function renderPlants(main, granted) {
     if (changed) {
       status.say(`Plant ${id} changed.`)
       await load()
+      keepFocus(status.element)
     }
   }
 
@@ -163,6 +164,7 @@ export async function renderPlants(main, granted) {
       await call('DELETE', `/plants/${id}`, { headers: { 'if-match': current.etag } })
       status.say(`Plant ${id} deleted.`)
       await load()
+      keepFocus(status.element)
     } catch (error) {
       status.say(error.status === 412 ? STALE : error.message, 'error')
     }
@@ -193,12 +195,14 @@ export async function renderPlants(main, granted) {
   previous.addEventListener('click', async () => {
     paging.after = paging.earlier.pop() ?? null
     await load()
+    keepFocus(table.element)
   })
   next.addEventListener('click', async () => {
     if (nextAfter === null) return
     paging.earlier.push(paging.after)
     paging.after = nextAfter
     await load()
+    keepFocus(table.element)
   })
 
   if (!granted.read) {

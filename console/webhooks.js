@@ -1,5 +1,5 @@
 import { call } from './api.js'
-import { checkbox, confirmAction, copyText, field, h, openDialog, scrollingTable, statusLine, time } from './dom.js'
+import { checkbox, confirmAction, copyText, field, h, keepFocus, openDialog, scrollingTable, statusLine, time } from './dom.js'
 
 export const EVENTS = ['newPlant', 'plantDeleted', 'plantUpdated']
 
@@ -133,6 +133,7 @@ export async function renderWebhooks(main) {
     if (changed) {
       status.say(`The subscription of ${subscription.url} was changed.`)
       await load()
+      keepFocus(status.element)
     }
   }
 
@@ -166,6 +167,7 @@ export async function renderWebhooks(main) {
       await call('DELETE', `/webhooks/${subscription.id}`)
       status.say(`${subscription.url} was unsubscribed.`)
       await load()
+      keepFocus(status.element)
     })
   }
 

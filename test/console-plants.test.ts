@@ -60,6 +60,14 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         }
       }
       const firstTen = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']
+      /** Waits until the focus is on an element with this role (never lost to the body). */
+      const focusedOn = async (role: string) => {
+        const now = () => page.evaluate("document.activeElement?.getAttribute('role') ?? document.activeElement?.tagName")
+        for (let tries = 0; (await now()) !== role; tries++) {
+          assert.ok(tries < 100, `the focus is on ${String(await now())}, not on the ${role}`)
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+      }
 
       test('signed out: a form with a field labelled Token and a button Sign in, accessible', async () => {
         await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
@@ -98,8 +106,10 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         await shown(firstTen)
         await page.getByRole('button', { name: 'Next page' }).click()
         await shown(['11', '12'])
+        await focusedOn('region')
         await page.getByRole('button', { name: 'Previous page' }).click()
         await shown(firstTen)
+        await focusedOn('region')
         await page.getByLabel('Tag', { exact: true }).fill('shade')
         await page.getByRole('button', { name: 'Show' }).click()
         await shown(['3', '6', '9', '12'])
@@ -130,6 +140,7 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         await assertAccessible(page, 'the change dialog')
         await dialog.getByRole('button', { name: 'Save' }).click()
         await status().getByText('Plant 2 changed.').waitFor()
+        await focusedOn('status')
         assert.deepEqual((await fx.api.request('GET', '/plants/2', { token: gardener })).body, { name: 'renamed in the console' })
 
         await page.getByRole('button', { name: 'Change plant 4' }).click()
@@ -175,6 +186,7 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Delete')
         await page.keyboard.press('Enter')
         await status().getByText('Plant 5 deleted.').waitFor()
+        await focusedOn('status')
         assert.equal((await fx.api.request('GET', '/plants/5', { token: gardener })).status, 404)
         await shown(['1', '2', '3', '4', '6', '7', '8', '9', '10', '11'])
       })
