@@ -39,11 +39,34 @@ class CommandError extends Error {}
 interface Output {
   stdout: (line: string) => void
   stderr: (line: string) => void
+  /** Resolves once every stdout line so far is written; rejects with the first write's error. */
+  flush?: () => Promise<void>
 }
 
+/** A write to standard output failed (a full disk, a reader gone): told in one line, exit 1. */
+class StdoutError extends Error {
+  constructor(override readonly cause: Error) {
+    super(`cannot write to standard output: ${(cause as { code?: string }).code ?? cause.message}`)
+  }
+}
+
+const isEpipe = (error: Error) => (error as { code?: string }).code === 'EPIPE'
+
+let stdoutFailure: Error | undefined
+// Without a listener a failed write is an unhandled 'error' event: a stack trace instead of one line.
+process.stdout.on('error', (error: Error) => (stdoutFailure ??= error))
+
 const consoleOutput: Output = {
-  stdout: (line) => process.stdout.write(`${line}\n`),
+  stdout: (line) => {
+    if (stdoutFailure === undefined) process.stdout.write(`${line}\n`, (error) => error && (stdoutFailure ??= error))
+  },
   stderr: (line) => process.stderr.write(`${line}\n`),
+  flush: () =>
+    new Promise((resolve, reject) => {
+      const settle = () => (stdoutFailure === undefined ? resolve() : reject(new StdoutError(stdoutFailure)))
+      if (stdoutFailure !== undefined || process.stdout.destroyed) return settle()
+      process.stdout.write('', settle)
+    }),
 }
 
 function parseScopes(text: string): Scope[] {
@@ -95,7 +118,17 @@ function parseCreateToken(args: string[]): TokenWork {
     if (duration === undefined) throw new UsageError('--expires-in takes a number and a unit: 90s, 45m, 12h, 30d')
     expiresAt = new Date(Date.now() + duration)
   }
-  return async (tokens, out) => out.stdout(await issueToken(tokens, { subject, scopes, name, expiresAt }))
+  return async (tokens, out) => {
+    const { id, token } = await issueToken(tokens, { subject, scopes, name, expiresAt })
+    out.stdout(token)
+    try {
+      await out.flush?.()
+    } catch (error) {
+      // Nobody saw the token: it must not stay usable.
+      await tokens.revoke(id)
+      throw new CommandError(`${(error as Error).message}; token ${id} was made and is revoked`)
+    }
+  }
 }
 
 function tokenLine(token: TokenRecord): string {
@@ -257,8 +290,26 @@ async function withStore(work: (store: PlantStore) => Promise<void>): Promise<vo
   }
 }
 
-/** Runs one command; resolves to the exit code, or to null while `serve` keeps the process running. */
+/**
+ * Runs one command; resolves to the exit code, or to null while `serve` keeps the process running.
+ * Output that could not be written is exit 1: one line, none when the reader left (EPIPE).
+ */
 export async function main(argv: string[], out: Output = consoleOutput): Promise<number | null> {
+  const code = await runCommand(argv, out)
+  if (code === null || out.flush === undefined) return code
+  try {
+    await out.flush()
+    return code
+  } catch (error) {
+    const failure = error as StdoutError
+    // A command that failed has said so already (token create: that the write failed).
+    if (code !== 0) return code
+    if (!isEpipe(failure.cause)) out.stderr(`plantstore: ${failure.message}`)
+    return 1
+  }
+}
+
+async function runCommand(argv: string[], out: Output): Promise<number | null> {
   const [command, ...args] = argv
   if (command === 'help' || command === '--help' || command === '-h') {
     out.stdout(USAGE)

@@ -4,10 +4,10 @@ import { generateToken, hashToken } from './tokens.js'
 type TokenSpec = Omit<NewToken, 'hash'>
 
 /** Makes a token and stores only its hash; the token itself is returned once, to be shown once. */
-export async function issueToken(tokens: Pick<TokenRecords, 'create'>, spec: TokenSpec): Promise<string> {
+export async function issueToken(tokens: Pick<TokenRecords, 'create'>, spec: TokenSpec): Promise<{ id: number; token: string }> {
   const token = generateToken()
-  await tokens.create({ ...spec, hash: hashToken(token) })
-  return token
+  const id = await tokens.create({ ...spec, hash: hashToken(token) })
+  return { id, token }
 }
 
 /** The first-start token: made only when the store holds no token at all; null otherwise. */

@@ -76,7 +76,7 @@ export async function buildFixture(kind: StoreKind, env: Record<string, string> 
     app,
     store,
     api,
-    adminToken: await issueToken(store.tokens, { subject: 'admin', scopes: SCOPES, name: 'first start', expiresAt: null }),
+    adminToken: (await issueToken(store.tokens, { subject: 'admin', scopes: SCOPES, name: 'first start', expiresAt: null })).token,
     async token(subject, ...options) {
       const result = await tokenCli('create', '--subject', subject, ...options)
       if (result.code !== 0) throw new Error(`token create failed: ${result.stderr}`)
