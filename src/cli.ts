@@ -210,7 +210,7 @@ function onePath(command: 'backup' | 'restore', args: string[], option: 'to' | '
 /** `plantstore backup --to PATH` and `restore --from PATH`: SQLite's own copy; PostgreSQL has pgBackRest. */
 async function backupCommand(command: 'backup' | 'restore', args: string[], out: Output): Promise<number> {
   const path = onePath(command, args, command === 'backup' ? 'to' : 'from')
-  const { database } = loadConfig()
+  const { database, webhooks } = loadConfig()
   if (database.kind !== 'sqlite') {
     out.stderr(`plantstore: ${command} is for the embedded SQLite store; back PostgreSQL up with pgBackRest (docs/backups.md)`)
     return 2
@@ -226,6 +226,9 @@ async function backupCommand(command: 'backup' | 'restore', args: string[], out:
       const restored = await restoreSqlite(database.path, path)
       const aside = restored.previous === null ? 'there was no database before' : `the previous database is at ${restored.previous}`
       out.stdout(`restore: ${database.path} now holds the ${restored.plants} plants of ${path}; ${aside}`)
+      const { restoredKeyProblem } = await import('./backup/restored-key-check.js')
+      const problem = restoredKeyProblem(database.path, webhooks.secretKey)
+      if (problem !== null) out.stderr(`plantstore: warning: the service will not start on the restored database: ${problem}`)
     }
     return 0
   } catch (error) {

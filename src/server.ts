@@ -10,7 +10,8 @@ import type { Tracing } from './observability/tracing.js'
 import { openStore } from './open-store.js'
 import { type PlantStore, StoreUnavailableError } from './store/store.js'
 import { superviseWorkers } from './workers.js'
-import { readOrCreateSecretKey, secretKeyFileOf } from './webhooks/secret-key-file.js'
+import { checkSecretKey, sealedSecrets } from './webhooks/secret-key-check.js'
+import { readOrCreateSecretKey, secretKeyFileOf, warnIfReadableByOthers } from './webhooks/secret-key-file.js'
 
 /** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
 const SHUTDOWN_DEADLINE_MS = 9_000
@@ -84,14 +85,23 @@ async function startTracingIfOn(config: Config, logger: Logger): Promise<Tracing
 /**
  * Webhook secrets are sealed by default: without WEBHOOK_SECRET_KEY, a SQLite service makes its
  * own key beside the database, so a copy of the database alone cannot sign webhooks. PostgreSQL
- * instances must share one key, which no instance can make alone: there it stays opt-in.
+ * instances must share one key, which no instance can make alone: there it stays opt-in. A key
+ * is never made over secrets already sealed, and a start whose key opens none of them refuses.
  */
-function withSecretKey(config: Config, logger: Logger): Config {
+async function withSecretKey(config: Config, store: PlantStore, logger: Logger): Promise<Config> {
   const { database, webhooks } = config
-  if (webhooks.secretKey !== null || database.kind !== 'sqlite' || database.path === ':memory:') return config
-  const path = secretKeyFileOf(database.path)
-  const { key, created } = readOrCreateSecretKey(path)
-  if (created) logger.info({ path }, 'webhook secrets are sealed with a key made in this file: keep a copy apart from the database')
+  const sealed = await sealedSecrets(store.subscriptions)
+  let key = webhooks.secretKey
+  let missing = 'set WEBHOOK_SECRET_KEY to the key they were sealed with'
+  if (key === null && database.kind === 'sqlite' && database.path !== ':memory:') {
+    const path = secretKeyFileOf(database.path)
+    missing = `put the key they were sealed with in ${path}, or set WEBHOOK_SECRET_KEY to it`
+    const read = readOrCreateSecretKey(path, sealed.length === 0)
+    if (read?.created) logger.info({ path }, 'webhook secrets are sealed with a key made in this file: keep a copy apart from the database')
+    else if (read !== null) warnIfReadableByOthers(path, logger)
+    key = read?.key ?? null
+  }
+  checkSecretKey(sealed, key, missing)
   return { ...config, webhooks: { ...webhooks, secretKey: key } }
 }
 
@@ -104,7 +114,14 @@ export async function serve(config: Config): Promise<void> {
       logger,
       async () => {
         const store = await openStore(config.database, logger)
-        await createFirstToken(store, showToken, logger).finally(() => store.close())
+        try {
+          await createFirstToken(store, showToken, logger)
+          // Read or made once, here: a worker replaced later seals and signs with this same key.
+          const { secretKey } = (await withSecretKey(config, store, logger)).webhooks
+          if (secretKey !== null) process.env.WEBHOOK_SECRET_KEY = secretKey.toString('base64')
+        } finally {
+          await store.close()
+        }
       },
       // PostgreSQL's claims let every worker deliver; SQLite's are one process's.
       { oneDeliverer: config.database.kind === 'sqlite' },
@@ -113,7 +130,7 @@ export async function serve(config: Config): Promise<void> {
   const tracing = await startTracingIfOn(config, logger)
   const store = await openStore(config.database, logger)
   if (!cluster.isWorker) await createFirstToken(store, showToken, logger)
-  config = withSecretKey(config, logger)
+  config = await withSecretKey(config, store, logger)
   const databaseSystem = config.database.kind === 'sqlite' ? 'sqlite' : 'postgresql'
   const app = await buildApp({ store, logger, config, tracing: tracing && { serviceName: tracing.serviceName, databaseSystem } })
   closeOnSignals(app, store, logger, tracing)

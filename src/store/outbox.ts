@@ -87,10 +87,10 @@ export interface Outbox {
    */
   finish(finished: readonly FinishedDelivery[], policy: DisablePolicy): Promise<DisabledSubscription[]>
   /**
-   * Gives back claims whose attempts a stop cut off: no attempt is counted, and each event is
-   * due again now (after the restart), with its webhook-id.
+   * Gives back claims whose attempts a stop (or our own key) cut off: no attempt is counted, and
+   * each event is due again after `dueInMs` (0: now, after the restart), with its webhook-id.
    */
-  release(claims: readonly ClaimedDelivery[]): Promise<void>
+  release(claims: readonly ClaimedDelivery[], dueInMs?: number): Promise<void>
   backlog(): Promise<WebhookBacklog>
   /** Deletes at most `limit` delivered or given-up events finished before `before`; answers how many went. */
   prune(before: Date, limit: number): Promise<number>

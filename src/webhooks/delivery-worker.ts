@@ -40,6 +40,9 @@ const STOP_WAIT_MS = 3_000
 /** How long cut-off attempts may take to settle once their connections are destroyed. */
 const CUT_WAIT_MS = 1_000
 
+/** How long an event whose secret this key cannot open waits before it is claimed again. */
+const KEY_FAILURE_WAIT_MS = 60_000
+
 /** The `outcome` label of webhook_deliveries_total for each kind of outcome. */
 const OUTCOME_LABEL: Record<DeliveryOutcome['kind'], string> = {
   delivered: 'delivered',
@@ -220,11 +223,18 @@ export class DeliveryWorker implements HasMetrics {
   private async deliver(claim: ClaimedDelivery): Promise<void> {
     const stopTimer = this.duration.startTimer()
     let result: AttemptResult
+    let secrets: string[]
     try {
       // During a rotation's overlap the previous secret signs too: receivers not yet updated still verify.
-      const secrets = [claim.secret, claim.previousSecret]
+      secrets = [claim.secret, claim.previousSecret]
         .filter((secret): secret is string => secret !== null)
         .map((secret) => openSecret(secret, this.config.secretKey))
+    } catch (error) {
+      stopTimer()
+      await this.keyFailed(claim, error)
+      return
+    }
+    try {
       result = await this.sender.send({
         url: claim.url,
         messageId: claim.messageId,
@@ -250,6 +260,19 @@ export class DeliveryWorker implements HasMetrics {
     this.finished.push({ claim, outcome, status: 'status' in result ? result.status : null })
     if (this.finished.length >= MAX_IN_FLIGHT) void this.record()
     else this.recordTimer ??= setTimeout(() => void this.record(), RECORD_EVERY_MS)
+  }
+
+  /**
+   * A secret our key cannot open is our failure, not the receiver's: the claim is given back
+   * uncounted (no retry spent, no failing streak) and the event is due again later, when an
+   * instance with the right key may take it.
+   */
+  private async keyFailed(claim: ClaimedDelivery, error: unknown): Promise<void> {
+    this.log.error(
+      { subscription: claim.subscriptionId, webhookId: claim.messageId, err: error, retryInMs: KEY_FAILURE_WAIT_MS },
+      'webhook subscription secret cannot be opened with this key (WEBHOOK_SECRET_KEY or the key file); the event waits',
+    )
+    await this.outbox.release([claim], KEY_FAILURE_WAIT_MS).catch((failed: unknown) => this.unrecorded(failed, 1))
   }
 
   /**

@@ -1,6 +1,7 @@
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { dirname } from 'node:path'
+import type { Logger } from 'pino'
 
 /** Where the key sealing a SQLite database's webhook secrets is kept: beside it, never in it. */
 export const secretKeyFileOf = (databasePath: string) => `${databasePath}.webhook-secret-key`
@@ -36,10 +37,20 @@ export function linkKey(path: string, key: Buffer = randomBytes(32)): boolean {
   }
 }
 
-/** The key in `path` (32 bytes in base64, the form WEBHOOK_SECRET_KEY takes), made when there is none. */
-export function readOrCreateSecretKey(path: string): { key: Buffer; created: boolean } {
+/**
+ * The key in `path` (32 bytes in base64, the form WEBHOOK_SECRET_KEY takes), made when there is
+ * none and `mayCreate`; null when there is none and it may not be made.
+ */
+export function readOrCreateSecretKey(path: string, mayCreate: boolean): { key: Buffer; created: boolean } | null {
+  if (!existsSync(path) && !mayCreate) return null
   const created = !existsSync(path) && linkKey(path)
   const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64')
   if (key.length !== 32) throw new Error(`the webhook secret key ${path} is not 32 bytes in base64`)
   return { key, created }
+}
+
+/** The key is made 0600; one others may read (copied, restored, chmod) is said, not refused. */
+export function warnIfReadableByOthers(path: string, logger: Logger): void {
+  const mode = statSync(path).mode & 0o777
+  if ((mode & 0o077) !== 0) logger.warn({ path, mode: mode.toString(8) }, 'the webhook secret key file can be read by others: chmod 600 it')
 }

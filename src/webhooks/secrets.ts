@@ -5,6 +5,9 @@ const SEALED = 'aes-256-gcm:'
 /** A new subscription secret, as Standard Webhooks shapes it: whsec_ and 24 random bytes in base64. */
 export const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`
 
+/** Whether a kept secret is sealed (needs the key to sign). */
+export const isSealed = (kept: string): boolean => kept.startsWith(SEALED)
+
 /** The secret as kept: sealed with AES-256-GCM when there is a key, else as it is. */
 export function sealSecret(secret: string, key: Buffer | null): string {
   if (key === null) return secret
@@ -16,7 +19,7 @@ export function sealSecret(secret: string, key: Buffer | null): string {
 
 /** The secret to sign with; throws when it is sealed and the key is missing or another. */
 export function openSecret(kept: string, key: Buffer | null): string {
-  if (!kept.startsWith(SEALED)) return kept
+  if (!isSealed(kept)) return kept
   if (key === null) throw new Error('the subscription secret is sealed, and WEBHOOK_SECRET_KEY is not set')
   const raw = Buffer.from(kept.slice(SEALED.length), 'base64url')
   const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12))

@@ -137,14 +137,14 @@ export class PostgresOutbox implements Outbox {
   }
 
   /** The claim's count is taken back, fenced by it as an outcome is: a claim taken over since stays. */
-  async release(claims: readonly ClaimedDelivery[]): Promise<void> {
+  async release(claims: readonly ClaimedDelivery[], dueInMs = 0): Promise<void> {
     if (claims.length === 0) return
     await this.database.query(
       'release_deliveries',
-      "UPDATE webhook_deliveries AS d SET attempts = d.attempts - 1, next_attempt_at = CASE WHEN d.state = 'pending' THEN now() ELSE d.next_attempt_at END, " +
+      "UPDATE webhook_deliveries AS d SET attempts = d.attempts - 1, next_attempt_at = CASE WHEN d.state = 'pending' THEN now() + $3::float8 * interval '1 millisecond' ELSE d.next_attempt_at END, " +
         'leased_until = NULL, redeliver = false ' +
         'FROM unnest($1::int8[], $2::int[]) AS u (id, attempt) WHERE d.id = u.id AND d.attempts = u.attempt AND d.leased_until IS NOT NULL',
-      [claims.map((claim) => String(claim.id)), claims.map((claim) => claim.attempt)],
+      [claims.map((claim) => String(claim.id)), claims.map((claim) => claim.attempt), dueInMs],
     )
   }
 

@@ -167,10 +167,10 @@ export class SqliteOutbox implements Outbox {
   }
 
   /** Each given-back event is due now, its attempt not counted, unless its claim was taken over since. */
-  async release(claims: readonly ClaimedDelivery[]): Promise<void> {
+  async release(claims: readonly ClaimedDelivery[], dueInMs = 0): Promise<void> {
     if (claims.length === 0) return
     await this.database.write(() => {
-      const now = Date.now()
+      const now = Date.now() + dueInMs
       for (const claim of claims) this.statements.release.run({ id: claim.id, attempt: claim.attempt, now })
     })
   }

@@ -1,0 +1,31 @@
+import type { SubscriptionRecords } from '../store/subscriptions.js'
+import { isSealed, openSecret } from './secrets.js'
+
+/** The sealed secrets kept: a start checks that its key opens them before it delivers or seals any. */
+export async function sealedSecrets(subscriptions: SubscriptionRecords): Promise<string[]> {
+  return (await subscriptions.list(null)).map((subscription) => subscription.secret).filter(isSealed)
+}
+
+const opens = (key: Buffer, sealed: string): boolean => {
+  try {
+    openSecret(sealed, key)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Throws when secrets are sealed and `key` is missing or opens none of them: every delivery
+ * would fail on our side, and every secret made would be sealed with a key they do not share.
+ * `missing` says where the key should be.
+ */
+export function checkSecretKey(sealed: readonly string[], key: Buffer | null, missing: string): void {
+  if (sealed.length === 0) return
+  if (key === null) throw new Error(`${sealed.length} webhook subscription secrets are sealed and there is no key: ${missing}`)
+  if (!sealed.some((one) => opens(key, one)))
+    throw new Error(
+      `the webhook secret key opens none of the ${sealed.length} sealed subscription secrets: ` +
+        `give the key they were sealed with (${missing})`,
+    )
+}
