@@ -14,11 +14,13 @@ const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/
 function parsed(name: string, header: string): '*' | { weak: boolean; opaque: string }[] {
   if (header.trim() === '*') return '*'
   const tags: { weak: boolean; opaque: string }[] = []
-  for (const part of header.split(',')) {
+  // Empty elements (`"3", ,`) are ignored (RFC 9110 5.6.1.2); a list of none is still malformed.
+  for (const part of header.split(',').filter((element) => element.trim() !== '')) {
     const match = ENTITY_TAG.exec(part.trim())
     if (match === null) throw malformedCondition(name)
     tags.push({ weak: match[1] !== undefined, opaque: match[2] as string })
   }
+  if (tags.length === 0) throw malformedCondition(name)
   return tags
 }
 
