@@ -191,9 +191,26 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         await shown(['1', '2', '3', '4', '6', '7', '8', '9', '10', '11'])
       })
 
-      test('at 360 px wide the plants view fits and stays accessible', async () => {
+      test('at 360 px wide the plants view fits, a long name and the lowest id included, and stays accessible', async () => {
+        const lowest = '-9223372036854775808'
+        const made = await fx.api.request('POST', '/plants', {
+          token: gardener,
+          raw: `{"id":${lowest},"name":"${'x'.repeat(150)}"}`,
+          headers: { 'content-type': 'application/json' },
+        })
+        assert.equal(made.status, 200)
+        await page.getByRole('button', { name: 'Show' }).click()
+        const idCell = page.getByRole('cell', { name: lowest, exact: true })
+        await idCell.waitFor()
         await page.setViewportSize({ width: 360, height: 740 })
         try {
+          const lines = await page.evaluate(`(() => {
+            const cell = [...document.querySelectorAll('td.id')].find((td) => td.textContent === '${lowest}')
+            const range = document.createRange()
+            range.selectNodeContents(cell)
+            return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size
+          })()`)
+          assert.equal(lines, 1, `the id wraps over ${lines} lines`)
           await assertFitsWidth(page, 'the plants view at 360 px')
           await assertAccessible(page, 'the plants view at 360 px')
         } finally {
