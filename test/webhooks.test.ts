@@ -272,6 +272,8 @@ describe('outbound safety', () => {
     'http://localhost/hook',
     'http://[::1]/hook',
     'http://[::ffff:127.0.0.1]/hook',
+    'http://[::127.0.0.1]/hook',
+    'http://[::a9fe:a9fe]/latest/meta-data',
     'http://10.1.2.3/hook',
     'http://169.254.169.254/latest/meta-data',
     'http://100.64.0.1/hook',

@@ -11,17 +11,26 @@ export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKED'
 }
 
+/** An IPv4-compatible IPv6 address (::/96, as ::127.0.0.1) is judged as its IPv4, as a mapped one is. */
+function asIPv4IfCompatible(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (address.kind() !== 'ipv6') return address
+  const parts = (address as ipaddr.IPv6).parts
+  if (parts.slice(0, 6).some((part) => part !== 0)) return address
+  const [high = 0, low = 0] = parts.slice(6)
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff])
+}
+
 /**
  * Which addresses webhooks may reach: public unicast only (no loopback, private, link-local,
  * unique-local, CGNAT, multicast, unspecified, reserved or translated ranges, and an
- * IPv4-mapped IPv6 address counts as its IPv4), unless it is in one of the allowed networks.
+ * IPv4-mapped or IPv4-compatible IPv6 address counts as its IPv4), unless it is in one of the allowed networks.
  */
 export class AddressPolicy {
   constructor(private readonly allowed: readonly Network[]) {}
 
   permits(address: string): boolean {
     if (!ipaddr.isValid(address)) return false
-    const parsed = ipaddr.process(address)
+    const parsed = asIPv4IfCompatible(ipaddr.process(address))
     if (this.allowed.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))) return true
     return parsed.range() === 'unicast'
   }
