@@ -12,8 +12,10 @@ import { REPO_ROOT } from '../support/service.js'
 const LAYERS = [
   ['.'],
   ['routes'],
+  // The backup and copy commands check and carry the key that seals webhook secrets.
+  ['backup', 'copy'],
   ['auth', 'webhooks'],
-  ['lifecycle', 'backup', 'copy'],
+  ['lifecycle'],
   ['http'],
   ['store/sqlite', 'store/postgres'],
   ['store/shared'],
