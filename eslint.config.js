@@ -22,6 +22,26 @@ export default tseslint.config(
     },
   },
   {
+    // better-sqlite3 12 aborts Node.js 24.19+ when the garbage collector frees one of its objects:
+    // every value import goes through the driver module, which picks 13 where Node-API 10 exists.
+    files: ['**/*.ts'],
+    ignores: ['src/store/sqlite/driver.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'better-sqlite3',
+              message: 'Import { Database } from src/store/sqlite/driver.ts (12 aborts Node.js 24.19+).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

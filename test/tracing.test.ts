@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import Database from 'better-sqlite3'
+import { Database } from '../src/store/sqlite/driver.js'
 import { STORE_KINDS, type StoreKind, adminQuery } from '../support/databases.js'
 import { type ExportedSpan, OtlpReceiver, SPAN_KIND } from '../support/otlp-receiver.js'
 import { Receiver } from '../support/receiver.js'
