@@ -144,6 +144,16 @@ async function timedList(service: Service, token: string): Promise<{ status: num
   return { status: answer.status, ms: Date.now() - since, limited: answer.headers.has('ratelimit-limit') }
 }
 
+/** On a busy machine the service's first Redis command can outlast its 1 s bound and go unlimited: ask again until one is limited. */
+async function limitedWithin(service: Service, token: string, ms: number): Promise<boolean> {
+  const until = Date.now() + ms
+  do {
+    if ((await timedList(service, token)).limited) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  } while (Date.now() < until)
+  return false
+}
+
 const warnings = (service: Service, text: string) =>
   lines(service.stdout()).filter((line) => line.includes(text) && JSON.parse(line).level === 40).length
 
@@ -154,22 +164,24 @@ describe('the rate limit with a Redis that fails', { skip: process.platform === 
     const service = await startService({ DATABASE_URL: db.url, RATE_LIMIT: '3', REDIS_URL: `redis://127.0.0.1:${redis.port}/0` })
     try {
       const token = await makeToken(db.url, 'paused')
-      assert.deepEqual((await timedList(service, token)).limited, true, 'limited while Redis answers')
+      assert.equal(await limitedWithin(service, token, 10_000), true, 'limited while Redis answers')
+      const unavailableBefore = warnings(service, 'Redis) unavailable')
+      const againBefore = warnings(service, 'answers again')
       redis.process.kill('SIGSTOP')
       const answers = await Promise.all(Array.from({ length: 6 }, () => timedList(service, token)))
       for (const answer of answers) {
         assert.equal(answer.status, 200)
         assert.ok(answer.ms < REDIS_COMMAND_TIMEOUT_MS + 1_000, `answered after ${answer.ms} ms`)
       }
-      await service.waitForLog((log) => log.includes('Redis) unavailable'))
-      assert.equal(warnings(service, 'Redis) unavailable'), 1)
+      await service.waitForLog(() => warnings(service, 'Redis) unavailable') > unavailableBefore)
+      assert.equal(warnings(service, 'Redis) unavailable'), unavailableBefore + 1)
       redis.process.kill('SIGCONT')
       const fresh = await makeToken(db.url, 'resumed')
       const statuses: number[] = []
       for (let i = 0; i < 5; i++) statuses.push((await timedList(service, fresh)).status)
       assert.deepEqual(statuses, [200, 200, 200, 429, 429])
-      await service.waitForLog((log) => log.includes('answers again'))
-      assert.equal(warnings(service, 'answers again'), 1)
+      await service.waitForLog(() => warnings(service, 'answers again') > againBefore)
+      assert.equal(warnings(service, 'answers again'), againBefore + 1)
     } finally {
       await service.stop()
       await redis.stop()
