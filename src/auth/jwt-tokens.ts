@@ -1,4 +1,4 @@
-import { type JWTPayload, errors, jwtVerify } from 'jose'
+import { type JWTPayload, decodeJwt, errors, jwtVerify } from 'jose'
 import { Counter, type Registry } from 'prom-client'
 import { fromZero } from '../observability/collected-metrics.js'
 import type { HasMetrics } from '../observability/metrics.js'
@@ -73,16 +73,17 @@ export class JwtAuthenticator implements Authenticator, HasMetrics {
     refetchAfterMs?: number,
     private readonly warn: KeyWarning = () => {},
   ) {
-    this.keys = new ProviderKeys(
-      config.issuer,
-      config.jwksUrl,
-      (result) => this.fetches.inc({ result }),
-      refetchAfterMs,
-      (problem) =>
+    this.keys = new ProviderKeys(config.issuer, config.jwksUrl, {
+      onFetch: (result) => this.fetches.inc({ result }),
+      onStateChange: (problem) =>
         problem === null
           ? this.warn({}, "the identity provider's keys can be fetched again")
           : this.warn({ ...problem }, "the identity provider's keys cannot be fetched: JWTs signed with a key not yet fetched answer 503"),
-    )
+      // Each kept answer is checked again against the keys as they are now.
+      onKeyRemoved: () => this.cache.clear(),
+      ...(refetchAfterMs === undefined ? {} : { refetchAfterMs }),
+      now,
+    })
   }
 
   registerMetrics(registry: Registry): void {
@@ -94,6 +95,7 @@ export class JwtAuthenticator implements Authenticator, HasMetrics {
     const hash = hashToken(token)
     const cached = this.cache.get(hash)
     if (cached !== undefined) {
+      this.keys.refreshIfStale()
       if (cached.expiresAt > this.now()) return cached.principal
       this.cache.delete(hash)
     }
@@ -101,6 +103,12 @@ export class JwtAuthenticator implements Authenticator, HasMetrics {
   }
 
   private async verify(token: string, hash: string): Promise<Principal | null> {
+    // A token that names another issuer, or none, is refused before any key is asked for: junk
+    // never makes the service fetch the provider, nor answer 503 while it is down.
+    if (!this.namesOurIssuer(token)) {
+      this.verifications.inc({ result: 'invalid' })
+      return null
+    }
     let payload: JWTPayload
     try {
       ;({ payload } = await jwtVerify(token, this.keys.resolve, {
@@ -134,6 +142,14 @@ export class JwtAuthenticator implements Authenticator, HasMetrics {
     if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value as string)
     this.cache.set(hash, { principal, expiresAt: (payload.exp as number) * 1000 })
     return principal
+  }
+
+  private namesOurIssuer(token: string): boolean {
+    try {
+      return decodeJwt(token).iss === this.config.issuer
+    } catch {
+      return false
+    }
   }
 
   private warnOfKey(token: string, error: unknown): void {

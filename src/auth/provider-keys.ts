@@ -10,7 +10,9 @@ import {
 import { providerKeysUnreachable } from '../http/errors.js'
 
 /** An unknown `kid` refetches the keys at most this often; after a failed fetch, the cached keys serve this long. */
-const REFETCH_AFTER_MS = 30_000
+export const REFETCH_AFTER_MS = 30_000
+/** Keys fetched longer ago than this are fetched again at the next token: a key the provider removed stops verifying. */
+export const KEYS_MAX_AGE_MS = 60_000
 const FETCH_TIMEOUT_MS = 5_000
 
 type FetchOutcome = 'success' | 'failure'
@@ -34,26 +36,59 @@ const reasonOf = (error: unknown) => {
   return cause instanceof Error ? cause.message : (error as Error).message
 }
 
+/** What the keys tell their user, and the clock they run on (the authenticator's). */
+export interface ProviderKeysOptions {
+  onFetch: (outcome: FetchOutcome) => void
+  /** The provider unreachable (and why), or null when it is reachable again; once per change. */
+  onStateChange?: (problem: ProviderProblem | null) => void
+  /** A fetch found a key gone that an earlier one had: tokens it verified must be verified again. */
+  onKeyRemoved?: () => void
+  refetchAfterMs?: number
+  maxAgeMs?: number
+  now?: () => number
+}
+
 /**
  * The identity provider's public keys (JWKS), found through OpenID discovery unless given, and
  * kept: a token signed with a key already fetched verifies while the provider is down. Only a
  * `kid` that no fetched key has, when the keys cannot be fetched, makes verification fail with
- * a 503 (the token may be fine; the service cannot tell).
+ * a 503 (the token may be fine; the service cannot tell). Requests that need a fetch at the
+ * same moment share one, and after a failed one the provider is not asked again for
+ * `refetchAfterMs`. Keys older than `maxAgeMs` are fetched again, so a removed key stops verifying.
  */
 export class ProviderKeys {
   private remote: RemoteJWKSet | null = null
+  /** The discovery and set-up under way: concurrent first requests wait on this one. */
+  private connecting: Promise<RemoteJWKSet> | null = null
+  private refreshing = false
   private failedAt: number | null = null
+  private fetchedAt: number | null = null
+  /** A fetch answered since the keys were last compared with those seen before. */
+  private unseenFetch = false
+  /** Each key of the last set seen, as JSON: a later set without one of them removed it. */
+  private seenKeys: Set<string> | null = null
   /** The last fetch's problem, and the state last reported (null: reachable). */
   private lastProblem: ProviderProblem | null = null
   private reported: ProviderProblem | null = null
+  private readonly onFetch: (outcome: FetchOutcome) => void
+  private readonly onStateChange: (problem: ProviderProblem | null) => void
+  private readonly onKeyRemoved: () => void
+  private readonly refetchAfterMs: number
+  private readonly maxAgeMs: number
+  private readonly now: () => number
 
   constructor(
     private readonly issuer: string,
     private readonly jwksUrl: string | null,
-    private readonly onFetch: (outcome: FetchOutcome) => void,
-    private readonly refetchAfterMs = REFETCH_AFTER_MS,
-    private readonly onStateChange: (problem: ProviderProblem | null) => void = () => {},
-  ) {}
+    options: ProviderKeysOptions,
+  ) {
+    this.onFetch = options.onFetch
+    this.onStateChange = options.onStateChange ?? (() => {})
+    this.onKeyRemoved = options.onKeyRemoved ?? (() => {})
+    this.refetchAfterMs = options.refetchAfterMs ?? REFETCH_AFTER_MS
+    this.maxAgeMs = options.maxAgeMs ?? KEYS_MAX_AGE_MS
+    this.now = options.now ?? Date.now
+  }
 
   /** Reports the provider unreachable (and why) or reachable again, once per change. */
   private report(problem: ProviderProblem | null): void {
@@ -71,6 +106,10 @@ export class ProviderKeys {
     try {
       const response = await fetch(input, { ...init, redirect: 'error' })
       this.onFetch(response.ok ? 'success' : 'failure')
+      if (response.ok) {
+        this.fetchedAt = this.now()
+        this.unseenFetch = true
+      }
       this.lastProblem = response.ok ? null : { url: shown(input), status: response.status, reason: response.statusText || 'not 200' }
       return response
     } catch (error) {
@@ -80,21 +119,62 @@ export class ProviderKeys {
     }
   }
 
+  private recentlyFailed(): boolean {
+    return this.failedAt !== null && this.now() - this.failedAt < this.refetchAfterMs
+  }
+
+  /** A fetch succeeded (or needed none): the provider is reachable, and a key gone from a new set is told. */
+  private fetched(): void {
+    this.failedAt = null
+    this.report(null)
+    const remote = this.remote
+    // A set fetched since the last look, once jose has taken it in (no reload still under way).
+    if (!this.unseenFetch || remote === null || remote.reloading) return
+    this.unseenFetch = false
+    const seen = new Set((remote.jwks()?.keys ?? []).map((key) => JSON.stringify(key)))
+    const removed = this.seenKeys !== null && [...this.seenKeys].some((key) => !seen.has(key))
+    this.seenKeys = seen
+    if (removed) this.onKeyRemoved()
+  }
+
+  private failed(error: unknown): void {
+    this.failedAt = this.now()
+    this.report(this.lastProblem ?? { url: shown(this.jwksUrl ?? this.issuer), status: null, reason: reasonOf(error) })
+  }
+
+  /**
+   * Fetches the keys again when those kept are older than the max age, without making anyone
+   * wait: tokens verified before are checked against what it brings once it is in.
+   */
+  refreshIfStale(): void {
+    const remote = this.remote
+    if (remote === null || this.refreshing || this.fetchedAt === null || this.recentlyFailed()) return
+    if (this.now() - this.fetchedAt < this.maxAgeMs) return
+    this.refreshing = true
+    remote
+      .reload()
+      .then(
+        () => this.fetched(),
+        (error: unknown) => this.failed(error),
+      )
+      .finally(() => (this.refreshing = false))
+  }
+
   /** jose's key resolver: the key of the token's `kid`. */
   readonly resolve = async (header: JWSHeaderParameters, token: FlattenedJWSInput) => {
-    const recentlyFailed = this.failedAt !== null && Date.now() - this.failedAt < this.refetchAfterMs
-    if (!recentlyFailed) {
+    if (!this.recentlyFailed()) {
       try {
-        const remote = this.remote ?? (this.remote = await this.connect())
+        const remote = await this.connected()
         const key = await remote(header, token)
-        this.failedAt = null
-        this.report(null)
+        this.fetched()
         return key
       } catch (error) {
-        if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error
+        if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+          this.fetched()
+          throw error
+        }
         if (await this.keptKeyFails(header, token, error)) throw error
-        this.failedAt = Date.now()
-        this.report(this.lastProblem ?? { url: shown(this.jwksUrl ?? this.issuer), status: null, reason: reasonOf(error) })
+        this.failed(error)
       }
     }
     const cached = this.remote?.jwks()
@@ -105,6 +185,20 @@ export class ProviderKeys {
       if (error instanceof errors.JWKSNoMatchingKey) throw providerKeysUnreachable()
       throw error
     }
+  }
+
+  /** The remote key set, made once: requests that arrive while it is being made wait on the same discovery. */
+  private connected(): Promise<RemoteJWKSet> {
+    if (this.remote !== null) return Promise.resolve(this.remote)
+    this.connecting ??= this.connect().then(
+      (remote) => (this.remote = remote),
+      (error: unknown) => {
+        // Not kept: the next attempt, after the cooldown, discovers again.
+        this.connecting = null
+        throw error
+      },
+    )
+    return this.connecting
   }
 
   /**
@@ -127,6 +221,7 @@ export class ProviderKeys {
     const url = this.jwksUrl ?? (await this.discoverJwksUrl())
     return createRemoteJWKSet(new URL(url), {
       cooldownDuration: this.refetchAfterMs,
+      cacheMaxAge: this.maxAgeMs,
       timeoutDuration: FETCH_TIMEOUT_MS,
       [customFetch]: this.fetchCounted,
     })

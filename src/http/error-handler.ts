@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { StoreUnavailableError } from '../store/store.js'
-import { HttpError, ShuttingDownError, errorBody } from './errors.js'
+import { HttpError, ProviderKeysUnreachableError, ShuttingDownError, errorBody } from './errors.js'
 import { BODY_LIMIT } from './json-body.js'
 
 interface Answer {
@@ -43,8 +43,8 @@ function answerFor(error: FastifyError | Error, method: string): Answer {
 /** Every error the app answers goes through here: one shape, and 5xx details only in the log. */
 export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const answer = answerFor(error, request.method)
-  // A stop is not an error: the request line shows the 503.
-  if (error instanceof ShuttingDownError) request.log.debug(error.message)
+  // A stop, or a provider down (warned about once), is not an error: the request line shows the 503.
+  if (error instanceof ShuttingDownError || error instanceof ProviderKeysUnreachableError) request.log.debug(error.message)
   else if (error instanceof StoreUnavailableError) request.log.error({ err: error }, error.message)
   else if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed')
   if (answer.headers) reply.headers(answer.headers)

@@ -62,8 +62,16 @@ export const keyMismatch = () =>
 export const tooManyRequests = (perMinute: number, retryAfterSeconds: number) =>
   new HttpError(429, `too many requests: the limit is ${perMinute} a minute; retry later`, { 'retry-after': String(retryAfterSeconds) })
 
+/**
+ * A JWT whose key is not kept while the provider's keys cannot be fetched. Not an error of the
+ * service, and any client can cause one: the provider's state is warned about once per change.
+ */
+export class ProviderKeysUnreachableError extends HttpError {}
+
 export const providerKeysUnreachable = () =>
-  new HttpError(503, "the identity provider's signing keys cannot be fetched now; try again later", { 'retry-after': '30' })
+  new ProviderKeysUnreachableError(503, "the identity provider's signing keys cannot be fetched now; try again later", {
+    'retry-after': '30',
+  })
 /** A request refused because the service is stopping: expected, so not logged as an error. */
 export class ShuttingDownError extends HttpError {}
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type Server, createServer } from 'node:http'
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http'
 import { type JWK, exportJWK, generateKeyPair } from 'jose'
 import Provider from 'oidc-provider'
 
@@ -19,6 +19,8 @@ export interface IdentityProvider {
   signingKey: JWK & { kid: string }
   /** An access token for `clientId`, got as a client gets one: POST /token, client credentials. */
   token(clientId: string, scope?: string): Promise<string>
+  /** How many requests for `path` (discovery, `/jwks`) it has answered or is answering. */
+  requests(path: string): number
   stop(): Promise<void>
 }
 
@@ -44,11 +46,12 @@ export function offCurveKey(kid: string): JWK & { kid: string } {
  * panva's oidc-provider on 127.0.0.1, issuing JWT access tokens (RFC 9068) for AUDIENCE with
  * the client-credentials grant. `port` reuses an address (a restart with new keys);
  * `unusableKeys` are published in its JWKS beside its signing key (oidc-provider refuses them
- * as configuration, so its `/jwks` answer is written here).
+ * as configuration, so its `/jwks` answer is written here); `answerDelayMs` holds every answer
+ * that long (a slow provider, so that requests overlap its fetches).
  */
 export async function startIdentityProvider(
   clients: ProviderClient[],
-  options: { key?: JWK & { kid: string }; port?: number; unusableKeys?: JWK[] } = {},
+  options: { key?: JWK & { kid: string }; port?: number; unusableKeys?: JWK[]; answerDelayMs?: number } = {},
 ): Promise<IdentityProvider> {
   const server: Server = createServer()
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
@@ -88,14 +91,21 @@ export async function startIdentityProvider(
   const handle = provider.callback()
   const { d: _private, ...publicKey } = key
   const published = JSON.stringify({ keys: [publicKey, ...(options.unusableKeys ?? [])] })
+  const counted = new Map<string, number>()
   server.on('request', (request, response) => {
+    const path = new URL(request.url ?? '/', issuer).pathname
+    counted.set(path, (counted.get(path) ?? 0) + 1)
+    if (options.answerDelayMs !== undefined) setTimeout(() => respond(request, response), options.answerDelayMs)
+    else respond(request, response)
+  })
+  const respond = (request: IncomingMessage, response: ServerResponse) => {
     if (options.unusableKeys !== undefined && request.url === '/jwks') {
       response.writeHead(200, { 'content-type': 'application/jwk-set+json' }).end(published)
       return
     }
     // oidc-provider (Koa) answers its own errors; its promise only says when the answer is done.
     void handle(request, response)
-  })
+  }
   return {
     issuer,
     signingKey: key,
@@ -111,6 +121,7 @@ export async function startIdentityProvider(
       if (answer.access_token === undefined) throw new Error(`no token: ${answer.error}: ${answer.error_description}`)
       return answer.access_token
     },
+    requests: (path) => counted.get(path) ?? 0,
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
