@@ -77,3 +77,30 @@ describe('OPTIONS on a path that does not exist', () => {
     })
   }
 })
+
+describe('the document declares every condition header and the statuses it brings', () => {
+  // [operation, request header, statuses it can bring]: the conditions of issue 60's review.
+  const DECLARED: [string, string, string, string[]][] = [
+    ['get', '/plants/{id}', 'if-match', ['400', '412']],
+    ['get', '/plants/{id}', 'if-none-match', ['304', '400']],
+  ]
+
+  test('each operation declares the header and each status', async () => {
+    await withFixture({}, async (fx) => {
+      const document = (await fx.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+        paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>
+      }>()
+      for (const [method, path, header, statuses] of DECLARED) {
+        const operation = document.paths[path]?.[method]
+        assert.ok(operation, `${method} ${path} exists`)
+        const headers = (operation.parameters ?? [])
+          .filter((parameter) => parameter.in === 'header')
+          .map((parameter) => parameter.name.toLowerCase())
+        assert.ok(headers.includes(header), `${method.toUpperCase()} ${path} declares ${header}: ${headers.join(', ')}`)
+        for (const status of statuses) {
+          assert.ok(status in operation.responses, `${method.toUpperCase()} ${path} declares ${status} for ${header}`)
+        }
+      }
+    })
+  })
+})

@@ -132,7 +132,13 @@ export const WriteConditionHeaders = Type.Object({
   ),
 })
 
-export const IfNoneMatchHeaders = Type.Object({
+/** The conditions of GET /plants/{id}: If-Match first, then If-None-Match (RFC 9110 section 13.2.2). */
+export const ReadConditionHeaders = Type.Object({
+  'if-match': Type.Optional(
+    ETAG_LIST(
+      'Read only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 without the plant; evaluated before If-None-Match. A malformed value is a 400.',
+    ),
+  ),
   'if-none-match': Type.Optional(
     ETAG_LIST(
       'The ETag of the copy the client holds ("3", or several, or *): 304 without a body while it is still current; a malformed value is a 400',

@@ -44,6 +44,8 @@ export const preconditionFailed = (id: bigint) =>
     412,
     `plant ${id} is not at a version If-Match names, or is at one If-None-Match names: read it again (its ETag) and retry with that`,
   )
+export const readPreconditionFailed = (id: bigint) =>
+  new HttpError(412, `plant ${id} is not at a version If-Match names: read it without If-Match to see its current ETag`)
 export const listHasNoTag = () =>
   new HttpError(412, 'POST /plants has no entity tag to match: If-Match there can only be *; nothing was created')
 export const malformedCondition = (header: string) =>

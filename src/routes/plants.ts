@@ -10,6 +10,7 @@ import {
   plantNotFound,
   preconditionFailed,
   preconditionRequired,
+  readPreconditionFailed,
 } from '../http/errors.js'
 import { registerMergePatchParser } from '../http/json-body.js'
 import { traceParentOf } from '../observability/trace-context.js'
@@ -24,7 +25,7 @@ import {
   NewPlantSchema,
   type NewPlantBody,
   WriteConditionHeaders,
-  IfNoneMatchHeaders,
+  ReadConditionHeaders,
   ListedPlantSchema,
   PlantIdParams,
   type PlantIdParamsType,
@@ -167,22 +168,27 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
         operationId: 'getPlant',
         summary: 'Get one plant',
         description:
-          'A plant of another owner is answered exactly as a missing one: 404. With If-None-Match naming the current ETag, 304 without a body: a poller whose copy is current reads nothing.',
+          'A plant of another owner is answered exactly as a missing one: 404. With If-None-Match naming the current ETag, 304 without a body: a poller whose copy is current reads nothing. ' +
+          'With If-Match naming no current version, 412 without the plant (If-Match is evaluated first).',
         params: PlantIdParams,
-        headers: IfNoneMatchHeaders,
+        headers: ReadConditionHeaders,
         response: {
           200: response('The plant; ETag is its version', { body: PlantSchema, headers: HEADERS.etag }),
           304: response('If-None-Match names the current version: the copy the client holds is current; no body', {
             headers: HEADERS.etag,
           }),
-          ...errorResponses([400, 404]),
+          ...errorResponses([400, 404, 412], {
+            meanings: { 412: 'If-Match names no current version of the plant (If-Match is evaluated first); the plant is not sent' },
+          }),
         },
       },
     },
     async (request, reply) => {
+      const wanted = ifMatchOf(request.headers['if-match'])
       const held = ifNoneMatchOf(request.headers['if-none-match'])
       const found = await request.store.plants.get(request.params.id, visibleOwner(principalOf(request)))
       if (found === null) throw plantNotFound(request.params.id)
+      if (wanted !== null && !names(wanted, found.version)) throw readPreconditionFailed(request.params.id)
       reply.header('etag', etagOf(found.version))
       if (held !== null && names(held, found.version)) return reply.code(304).send()
       return found.plant

@@ -95,7 +95,7 @@ export interface paths {
         };
         /**
          * Get one plant
-         * @description A plant of another owner is answered exactly as a missing one: 404. With If-None-Match naming the current ETag, 304 without a body: a poller whose copy is current reads nothing.
+         * @description A plant of another owner is answered exactly as a missing one: 404. With If-None-Match naming the current ETag, 304 without a body: a poller whose copy is current reads nothing. With If-Match naming no current version, 412 without the plant (If-Match is evaluated first).
          */
         get: operations["getPlant"];
         put?: never;
@@ -1564,6 +1564,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description Read only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 without the plant; evaluated before If-None-Match. A malformed value is a 400.
+                 * @example "3"
+                 */
+                "if-match"?: string;
+                /**
                  * @description The ETag of the copy the client holds ("3", or several, or *): 304 without a body while it is still current; a malformed value is a 400
                  * @example "3"
                  */
@@ -1723,6 +1728,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names no current version of the plant (If-Match is evaluated first); the plant is not sent */
+            412: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;

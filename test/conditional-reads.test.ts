@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { STORE_KINDS } from '../support/databases.js'
+import { type InProcessFixture, buildFixture } from './helpers/in-process.js'
+
+// RFC 9110 section 13.2.2: If-Match is evaluated first, on a read as on a write; a malformed
+// condition is a 400 on every route that takes it.
+
+for (const kind of STORE_KINDS) {
+  describe(`conditions on reads and creates, on ${kind}`, () => {
+    let fx: InProcessFixture
+    let token: string
+    let nextId = 700
+    before(async () => {
+      fx = await buildFixture(kind)
+      token = await fx.token('reader')
+    })
+    after(async () => {
+      await fx.close()
+    })
+
+    const created = async (): Promise<{ id: number; etag: string }> => {
+      const id = nextId++
+      const answer = await fx.api.request('POST', '/plants', { token, json: { id, name: 'Fern' } })
+      assert.equal(answer.status, 200, answer.text)
+      return { id, etag: answer.headers.get('etag') as string }
+    }
+    const get = (path: string, headers: Record<string, string>) => fx.api.request('GET', path, { token, headers })
+
+    test('GET /plants/{id} with an If-Match naming no current version is 412; naming it (or *) is 200', async () => {
+      const { id, etag } = await created()
+      for (const other of ['"1"', `W/${etag}`, '"abc"']) {
+        const refused = await get(`/plants/${id}`, { 'if-match': other })
+        assert.equal(refused.status, 412, `${other}: ${refused.text}`)
+        assert.equal((refused.body as { error: number }).error, 412)
+      }
+      for (const current of [etag, `"1", ${etag}`, '*']) {
+        const read = await get(`/plants/${id}`, { 'if-match': current })
+        assert.deepEqual([read.status, read.headers.get('etag')], [200, etag], current)
+      }
+    })
+
+    test('GET /plants/{id} with a malformed If-Match is a 400 naming the header; a missing plant stays 404', async () => {
+      const { id } = await created()
+      const malformed = await get(`/plants/${id}`, { 'if-match': '3' })
+      assert.equal(malformed.status, 400, malformed.text)
+      assert.match((malformed.body as { message: string }).message, /If-Match/)
+      assert.equal((await get('/plants/987654321', { 'if-match': '"1"' })).status, 404)
+    })
+
+    test('GET /plants/{id}: If-Match is evaluated before If-None-Match', async () => {
+      const { id, etag } = await created()
+      const mismatch = await get(`/plants/${id}`, { 'if-match': '"1"', 'if-none-match': etag })
+      assert.equal(mismatch.status, 412, mismatch.text)
+      const both = await get(`/plants/${id}`, { 'if-match': etag, 'if-none-match': etag })
+      assert.equal(both.status, 304, both.text)
+    })
+  })
+}
