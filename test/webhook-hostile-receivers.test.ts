@@ -20,10 +20,15 @@ interface Delivery {
 }
 
 /**
- * A receiver on 127.0.0.1 that answers every request with exactly `answer`'s bytes and closes:
- * status lines and bodies no HTTP server library would write.
+ * A receiver on 127.0.0.1 that answers every request with exactly `answer`'s bytes and closes
+ * (or, `keepOpen`, leaves the connection open after them): status lines and bodies no HTTP
+ * server library would write.
  */
-async function withRawReceiver(answer: Buffer, work: (url: string, requests: () => number) => Promise<void>): Promise<void> {
+async function withRawReceiver(
+  answer: Buffer,
+  work: (url: string, requests: () => number) => Promise<void>,
+  { keepOpen = false } = {},
+): Promise<void> {
   let requests = 0
   const sockets = new Set<Socket>()
   const server: Server = createServer((socket) => {
@@ -37,7 +42,8 @@ async function withRawReceiver(answer: Buffer, work: (url: string, requests: () 
       if (Buffer.byteLength(head.slice(head.indexOf('\r\n\r\n') + 4), 'latin1') < length) return
       head = ''
       requests++
-      socket.end(answer)
+      if (keepOpen) socket.write(answer)
+      else socket.end(answer)
     })
     socket.on('error', () => socket.destroy())
   })
@@ -54,6 +60,10 @@ async function withRawReceiver(answer: Buffer, work: (url: string, requests: () 
 
 const raw = (statusLine: string, body: string) =>
   Buffer.from(`${statusLine}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+
+/** A status line, headers and a first chunk of a body that never ends (no last chunk follows). */
+const endless = (statusLine: string, firstChunk: string) =>
+  Buffer.from(`${statusLine}\r\nTransfer-Encoding: chunked\r\n\r\n${Buffer.byteLength(firstChunk).toString(16)}\r\n${firstChunk}\r\n`)
 
 for (const kind of STORE_KINDS) {
   describe(`hostile webhook receivers on ${kind}`, () => {
@@ -114,6 +124,33 @@ for (const kind of STORE_KINDS) {
           assert.deepEqual([event.state, event.attempts, event.lastStatus], ['failed', 2, null])
           assert.match(event.lastError ?? '', new RegExp(`status ${statusLine.slice(9, 12)}`))
         })
+      })
+    }
+
+    const endlessCases: [string, string, string | null, number][] = [
+      ['HTTP/1.1 200 OK', 'delivered', null, 1],
+      ['HTTP/1.1 500 Internal Server Error', 'failed', 'HTTP 500: accepted, and then', 2],
+    ]
+    for (const [statusLine, state, lastError, attempts] of endlessCases) {
+      test(`"${statusLine}" whose body never ends is that answer, not a timeout, each attempt within the timeout`, async () => {
+        await withRawReceiver(
+          endless(statusLine, 'accepted, and then'),
+          async (url, requests) => {
+            const token = await fx.token(`endless-${statusLine.slice(9, 12)}`, ...MANAGE)
+            const subscription = await subscribe(token, url)
+            const startedAt = performance.now()
+            await create(token)
+            const event = await settled(token, subscription)
+            const tookMs = performance.now() - startedAt
+            assert.deepEqual(
+              [event.state, event.attempts, event.lastStatus, event.lastError],
+              [state, attempts, Number(statusLine.slice(9, 12)), lastError],
+            )
+            assert.equal(requests(), attempts)
+            assert.ok(tookMs < attempts * Number(ENV.WEBHOOK_TIMEOUT_MS), `settled after ${Math.round(tookMs)} ms`)
+          },
+          { keepOpen: true },
+        )
       })
     }
 

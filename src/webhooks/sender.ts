@@ -7,6 +7,11 @@ import { EVENT_HEADER } from '../api/events.js'
 
 /** Bytes of a receiver's answer that are read; the rest is not waited for. */
 const ANSWER_BYTES = 4096
+/**
+ * How long the body is read once the status line and headers are in: they are the receiver's
+ * answer (a 2xx is a delivery), and the body is only text for the operator's record.
+ */
+export const BODY_WAIT_MS = 500
 
 export interface Attempt {
   url: string
@@ -41,7 +46,8 @@ function retryAfterOf(value: string | undefined, now: number): number | null {
 
 /**
  * POSTs one event with node:http(s): Standard Webhooks headers, no redirects followed, the
- * whole attempt within `timeoutMs`, at most a few KiB of the answer read. Connections are
+ * status line and headers within `timeoutMs`, then at most a few KiB of the body, read for at
+ * most BODY_WAIT_MS and never past `timeoutMs`. Connections are
  * kept alive between attempts; every new connection resolves through the address policy.
  */
 export class Sender implements AttemptSender {
@@ -91,7 +97,8 @@ export class Sender implements AttemptSender {
           ...(attempt.traceparent === undefined ? {} : { traceparent: attempt.traceparent }),
         },
       })
-      const timer = setTimeout(() => {
+      const deadline = Date.now() + this.timeoutMs
+      let timer = setTimeout(() => {
         request.destroy()
         settle({ error: `no answer within ${this.timeoutMs} ms`, blocked: false })
       }, this.timeoutMs)
@@ -108,6 +115,15 @@ export class Sender implements AttemptSender {
             })
           else settle({ status, retryAfterS: retryAfterOf(response.headers['retry-after'], Date.now()), answer })
         }
+        // The answer is in: a body that never ends (or trickles) is cut, and the status stands.
+        clearTimeout(timer)
+        timer = setTimeout(
+          () => {
+            response.destroy()
+            done()
+          },
+          Math.max(0, Math.min(BODY_WAIT_MS, deadline - Date.now())),
+        )
         response.setEncoding('utf8')
         response.on('data', (chunk: string) => {
           answer += chunk
