@@ -8,6 +8,7 @@ import { buildApp } from './app.js'
 import { createLogger, flushLogs } from './observability/logger.js'
 import type { Tracing } from './observability/tracing.js'
 import { openStore } from './open-store.js'
+import { checkReplicaFolder } from './replication/replica-folder.js'
 import { type PlantStore, StoreUnavailableError } from './store/store.js'
 import { superviseWorkers } from './workers.js'
 import { checkSecretKey, sealedSecrets } from './webhooks/secret-key-check.js'
@@ -106,6 +107,7 @@ async function withSecretKey(config: Config, store: PlantStore, logger: Logger):
 }
 
 export async function serve(config: Config): Promise<void> {
+  if (config.replication?.replicaFolder) checkReplicaFolder(config.replication.replicaFolder)
   const logger = createLogger(config.logLevel)
   if (config.workers > 1 && cluster.isPrimary) {
     // Migrations and the first-start token, once, before any worker opens the database.

@@ -15,7 +15,8 @@ const LAYERS = [
   // The backup and copy commands check and carry the key that seals webhook secrets.
   ['backup', 'copy'],
   ['auth', 'webhooks'],
-  ['lifecycle'],
+  // Litestream beside the SQLite store: the replica checked at start.
+  ['lifecycle', 'replication'],
   ['http'],
   ['store/sqlite', 'store/postgres'],
   ['store/shared'],

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import ipaddr from 'ipaddr.js'
 import { parseDuration } from './duration.js'
 import { ConfigError } from './errors.js'
+import { type ReplicationConfig, parseReplication } from './replication.js'
 import { type TracingConfig, parseTracing } from './tracing.js'
 
 export { ConfigError }
@@ -68,6 +69,8 @@ export interface Config {
   webhooks: WebhookConfig
   /** OpenTelemetry traces over OTLP; null = off, and no SDK is loaded. */
   tracing: TracingConfig | null
+  /** Litestream replicating the SQLite file; null = none the service knows of. */
+  replication: ReplicationConfig | null
 }
 
 export interface WebhookConfig {
@@ -273,10 +276,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${logLevel}'`)
   }
+  const database = parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/plantstore.db', env)
   return {
     port: integerIn('PORT', env.PORT || '8080', 0, 65535),
     host: env.HOST || '127.0.0.1',
-    database: parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/plantstore.db', env),
+    database,
     logLevel,
     rateLimit: integerIn('RATE_LIMIT', env.RATE_LIMIT || '0', 0, 1_000_000_000),
     overload: {
@@ -296,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL ? publicUrl(env.PUBLIC_URL) : null,
     webhooks: parseWebhooks(env),
     tracing: parseTracing(env),
+    replication: parseReplication(env, database),
   }
 }
 
