@@ -55,5 +55,41 @@ for (const kind of STORE_KINDS) {
       const both = await get(`/plants/${id}`, { 'if-match': etag, 'if-none-match': etag })
       assert.equal(both.status, 304, both.text)
     })
+    test('POST /plants with If-None-Match: * creates a plant that does not exist, and is 412 when it exists', async () => {
+      const id = nextId++
+      const made = await fx.api.request('POST', '/plants', { token, json: { id, name: 'Fern' }, headers: { 'if-none-match': '*' } })
+      assert.equal(made.status, 200, made.text)
+      const again = await fx.api.request('POST', '/plants', { token, json: { id, name: 'Ivy' }, headers: { 'if-none-match': '*' } })
+      assert.equal(again.status, 412, again.text)
+      assert.match((again.body as { message: string }).message, new RegExp(`plant ${id} already exists`))
+      assert.equal(((await get(`/plants/${id}`, {})).body as { name: string }).name, 'Fern')
+    })
+
+    test("POST /plants with If-None-Match: * is 412 for another owner's plant too, as the 400 already exists would say", async () => {
+      const id = nextId++
+      const other = await fx.token('someone-else')
+      assert.equal((await fx.api.request('POST', '/plants', { token: other, json: { id, name: 'Fern' } })).status, 200)
+      const refused = await fx.api.request('POST', '/plants', { token, json: { id, name: 'Ivy' }, headers: { 'if-none-match': '*' } })
+      assert.equal(refused.status, 412, refused.text)
+    })
+
+    test('POST /plants with If-None-Match naming tags creates a new plant; an existing one stays a 400 already exists', async () => {
+      const id = nextId++
+      const made = await fx.api.request('POST', '/plants', { token, json: { id, name: 'Fern' }, headers: { 'if-none-match': '"1"' } })
+      assert.equal(made.status, 200, made.text)
+      const held = made.headers.get('etag') as string
+      const current = await fx.api.request('POST', '/plants', { token, json: { id, name: 'Ivy' }, headers: { 'if-none-match': held } })
+      assert.equal(current.status, 412, current.text)
+      const other = await fx.api.request('POST', '/plants', { token, json: { id, name: 'Ivy' }, headers: { 'if-none-match': '"1"' } })
+      assert.equal(other.status, 400, other.text)
+    })
+
+    test('POST /plants with a malformed If-None-Match is a 400 naming the header, and creates nothing', async () => {
+      const id = nextId++
+      const refused = await fx.api.request('POST', '/plants', { token, json: { id, name: 'Fern' }, headers: { 'if-none-match': 'abc' } })
+      assert.equal(refused.status, 400, refused.text)
+      assert.match((refused.body as { message: string }).message, /If-None-Match/)
+      assert.equal((await get(`/plants/${id}`, {})).status, 404)
+    })
   })
 }

@@ -398,7 +398,7 @@ export const IdempotencyHeaders = Type.Object({
   ),
 })
 
-/** POST /plants: an Idempotency-Key, and If-Match, which the plant list (no ETag) meets only as *. */
+/** POST /plants: an Idempotency-Key; If-Match, which the plant list (no ETag) meets only as *; If-None-Match, about the plant the body names. */
 export const CreateHeaders = Type.Object({
   ...IdempotencyHeaders.properties,
   // Its example is *, the one value that creates: the docs page's "Try it out" sends the example.
@@ -408,6 +408,15 @@ export const CreateHeaders = Type.Object({
       maxLength: 1000,
       description:
         'The plant list has no entity tag: * creates as without it; any tag is a 412 and nothing is created (RFC 9110 section 13.1.1)',
+      examples: ['*'],
+    }),
+  ),
+  'if-none-match': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description:
+        'Create only where no plant is: with *, a plant whose id exists (whoever owns it) is a 412 instead of the 400 already exists; with tags ("3"), a 412 when your plant with that id is at one of them. A malformed value is a 400.',
       examples: ['*'],
     }),
   ),

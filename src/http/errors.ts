@@ -46,6 +46,7 @@ export const preconditionFailed = (id: bigint) =>
   )
 export const readPreconditionFailed = (id: bigint) =>
   new HttpError(412, `plant ${id} is not at a version If-Match names: read it without If-Match to see its current ETag`)
+export const plantExists = (id: bigint) => new HttpError(412, `plant ${id} already exists, and If-None-Match names it: nothing was created`)
 export const listHasNoTag = () =>
   new HttpError(412, 'POST /plants has no entity tag to match: If-Match there can only be *; nothing was created')
 export const malformedCondition = (header: string) =>

@@ -7,6 +7,7 @@ import {
   keyInFlight,
   keyMismatch,
   listHasNoTag,
+  plantExists,
   plantNotFound,
   preconditionFailed,
   preconditionRequired,
@@ -14,7 +15,7 @@ import {
 } from '../http/errors.js'
 import { registerMergePatchParser } from '../http/json-body.js'
 import { traceParentOf } from '../observability/trace-context.js'
-import { type NewPlant, type PlantRecords, type Preconditions, names } from '../store/plants.js'
+import { type NewPlant, type PlantRecords, type Preconditions, type Versions, names } from '../store/plants.js'
 import { fingerprint, idempotencyKey } from './idempotency.js'
 import { listPlants } from './plant-list.js'
 import { HEADERS, errorResponses, response } from '../api/responses.js'
@@ -60,6 +61,16 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
   }
 
   /**
+   * Whether If-None-Match on a create names the plant that holds the id: `*` names it whoever owns
+   * it (as 400 already exists would say); a tag, only the caller's own at that version.
+   */
+  async function namesExisting(plants: PlantRecords, id: bigint, absent: Versions, owner: string | null): Promise<boolean> {
+    if (absent === '*') return true
+    const found = await plants.get(id, owner)
+    return found !== null && names(absent, found.version)
+  }
+
+  /**
    * The create of one plant: its version, or 'exists'. With a key, the kept outcome of an earlier
    * request may answer instead, with the plant's version now (null when it is gone).
    */
@@ -87,7 +98,8 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
         summary: 'Create a plant',
         description:
           'Adds a plant owned by the caller. Every failure caused by the request (bad JSON, wrong content type, body over 16 KiB, invalid field, an id that already exists) is a 400. ' +
-          "With an Idempotency-Key, a retry of the same request within the key's lifetime gets the first answer again (200 or 400 already exists), with Idempotent-Replayed: true, and has no new effect.",
+          "With an Idempotency-Key, a retry of the same request within the key's lifetime gets the first answer again (200 or 400 already exists), with Idempotent-Replayed: true, and has no new effect. " +
+          'With If-None-Match: *, a plant whose id exists is a 412 instead of a 400: the create is made only where no plant is.',
         headers: CreateHeaders,
         body: ref(NewPlantSchema),
         response: {
@@ -98,18 +110,27 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
               headers: { ...HEADERS.location, ...HEADERS.etag, ...HEADERS.replayed },
             },
           ),
-          ...errorResponses([400, 409, 412, 422]),
+          ...errorResponses([400, 409, 412, 422], {
+            meanings: {
+              412: 'If-Match names a tag (the plant list has none), or If-None-Match names the plant that already has this id; nothing was created',
+            },
+          }),
         },
       },
     },
     async (request, reply) => {
       const listTag = ifMatchOf(request.headers['if-match'])
+      const absent = ifNoneMatchOf(request.headers['if-none-match'])
       if (listTag !== null && listTag !== '*') throw listHasNoTag()
       const { id, name, tag } = request.body
       const key = idempotencyKey(request.headers['idempotency-key'])
-      const plant = { id, owner: principalOf(request).subject, name, tag: tag ?? null, traceParent: traceParentOf(request.traceSpan) }
+      const principal = principalOf(request)
+      const plant = { id, owner: principal.subject, name, tag: tag ?? null, traceParent: traceParentOf(request.traceSpan) }
       const version = await create(request.store.plants, plant, key, reply)
-      if (version === 'exists') throw duplicatePlant(id)
+      if (version === 'exists') {
+        if (absent !== null && (await namesExisting(request.store.plants, id, absent, visibleOwner(principal)))) throw plantExists(id)
+        throw duplicatePlant(id)
+      }
       reply.header('location', `/plants/${id}`)
       if (version !== null) reply.header('etag', etagOf(version))
       return tag === undefined ? { name } : { name, tag }

@@ -77,7 +77,7 @@ export interface paths {
         put?: never;
         /**
          * Create a plant
-         * @description Adds a plant owned by the caller. Every failure caused by the request (bad JSON, wrong content type, body over 16 KiB, invalid field, an id that already exists) is a 400. With an Idempotency-Key, a retry of the same request within the key's lifetime gets the first answer again (200 or 400 already exists), with Idempotent-Replayed: true, and has no new effect.
+         * @description Adds a plant owned by the caller. Every failure caused by the request (bad JSON, wrong content type, body over 16 KiB, invalid field, an id that already exists) is a 400. With an Idempotency-Key, a retry of the same request within the key's lifetime gets the first answer again (200 or 400 already exists), with Idempotent-Replayed: true, and has no new effect. With If-None-Match: *, a plant whose id exists is a 412 instead of a 400: the create is made only where no plant is.
          */
         post: operations["createPlant"];
         delete?: never;
@@ -1275,6 +1275,11 @@ export interface operations {
                  * @example *
                  */
                 "if-match"?: string;
+                /**
+                 * @description Create only where no plant is: with *, a plant whose id exists (whoever owns it) is a 412 instead of the 400 already exists; with tags ("3"), a 412 when your plant with that id is at one of them. A malformed value is a 400.
+                 * @example *
+                 */
+                "if-none-match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1432,7 +1437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description If-Match names no current version (on POST /plants: any tag, the list has none), or If-None-Match names the current one; nothing was changed */
+            /** @description If-Match names a tag (the plant list has none), or If-None-Match names the plant that already has this id; nothing was created */
             412: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
