@@ -66,6 +66,23 @@ test('with CONSOLE=false, /console and its files are 404 with the Error body, li
   })
 })
 
+test('a missing file under /console/ is a 404 with the Error body and the same CSP as the console', async () => {
+  await withFixture({}, async (fx) => {
+    for (const path of ['/console/missing.js', '/console/deep/er/file.css', '/console/..%2Fsrc']) {
+      const answer = await fx.api.request('GET', path)
+      assert.equal(answer.status, 404, path)
+      assert.deepEqual(answer.body, { error: 404, message: `no route for GET ${path}` }, path)
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, path)
+      const policy = directives(answer.headers.get('content-security-policy'))
+      assert.deepEqual(policy.get('default-src'), ["'none'"], path)
+      assert.deepEqual(policy.get('frame-ancestors'), ["'none'"], path)
+      assert.equal(answer.headers.get('referrer-policy'), 'no-referrer', path)
+    }
+    const elsewhere = await fx.api.request('GET', '/nowhere')
+    assert.equal(elsewhere.headers.get('content-security-policy'), null, 'outside /console/ a 404 is as before')
+  })
+})
+
 test('the console changes nothing of the API: a missing console file, /plants and /webhooks answer JSON as before', async () => {
   await withFixture({}, async (fx) => {
     assert.equal((await fx.api.request('GET', '/console/missing.js')).status, 404)

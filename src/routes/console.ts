@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
+import { noRoute } from '../http/errors.js'
 
 /** The console's files: plain ES modules, HTML and CSS, served as they are in the repository. */
 export const CONSOLE_ROOT = fileURLToPath(new URL('../../../console/', import.meta.url))
@@ -34,4 +35,14 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   })
   app.get('/console', { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(page))
   await app.register(fastifyStatic, { root: CONSOLE_ROOT, prefix: '/console/', wildcard: false, decorateReply: false })
+  // A missing file under /console/ is answered here, inside this scope, so that its 404 (the same
+  // Error body as anywhere) carries the headers above too: the root's handler would not.
+  await app.register(
+    async (files) => {
+      files.setNotFoundHandler(async (request) => {
+        throw noRoute(request.method, request.url.split('?')[0] ?? '')
+      })
+    },
+    { prefix: '/console' },
+  )
 }
