@@ -65,6 +65,8 @@ export default tseslint.config(
           'fetch',
           'URL',
           'URLSearchParams',
+          'AbortController',
+          'AbortSignal',
           'Node',
           'HTMLElement',
         ].map((name) => [name, 'readonly']),

@@ -17,31 +17,64 @@ export class ApiError extends Error {
 }
 
 /**
+ * A request whose answer must not render: a newer one replaced it (another view, another page),
+ * or the session ended. Views ignore it.
+ */
+export class Superseded extends Error {}
+
+/**
+ * One request at a time: each call of the returned function aborts the one before and gives the
+ * signal of the new one, also aborted with `outer` (the view's own signal, when it is left).
+ */
+export function latestOnly(outer) {
+  let controller = null
+  return () => {
+    controller?.abort()
+    controller = new AbortController()
+    return outer === undefined ? controller.signal : AbortSignal.any([outer, controller.signal])
+  }
+}
+
+/** Called when the service answers 401 to the token of this tab: it was revoked or expired. */
+let onSessionEnded = () => {}
+export const whenSessionEnds = (handler) => {
+  onSessionEnded = handler
+}
+
+/**
  * JSON.parse with ids kept exact: a plant id is an int64, beyond what a double holds, so its
  * literal becomes a string first. Inside a JSON string a quote is always escaped, so the
  * pattern cannot match text within a name.
  */
 export const parseExact = (text) => JSON.parse(text.replace(/([{,])"(id|plantId)":(-?\d+)/g, '$1"$2":"$3"'))
 
-export async function call(method, path, { body, type = 'application/json', headers = {}, token = session.token() } = {}) {
-  const init = { method, cache: 'no-store', headers: { ...headers, authorization: `Bearer ${token}` } }
+export async function call(method, path, { body, type = 'application/json', headers = {}, token = session.token(), signal } = {}) {
+  const init = { method, cache: 'no-store', signal, headers: { ...headers, authorization: `Bearer ${token}` } }
   if (body !== undefined) {
     init.body = body
     init.headers['content-type'] = type
   }
   let response
+  let text
   try {
     response = await fetch(path, init)
+    text = await response.text()
   } catch {
+    if (signal?.aborted) throw new Superseded()
     throw new ApiError(0, 'The service cannot be reached.')
   }
-  const text = await response.text()
+  if (signal?.aborted) throw new Superseded()
   if (!response.ok) {
     let message = `The service answered ${response.status}.`
     try {
       message = JSON.parse(text).message ?? message
     } catch {
       // Not the service's Error body (a proxy's page): the status says enough.
+    }
+    // The session's token no longer works: end the session now, not at the next reload.
+    if (response.status === 401 && token === session.token()) {
+      onSessionEnded(message)
+      throw new Superseded()
     }
     throw new ApiError(response.status, message)
   }

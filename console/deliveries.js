@@ -1,4 +1,4 @@
-import { call, nextLink } from './api.js'
+import { Superseded, call, nextLink } from './api.js'
 import { field, h, keepFocus, scrollingTable, statusLine, time } from './dom.js'
 import { EVENTS } from './webhooks.js'
 
@@ -11,10 +11,10 @@ export const deliveryAddress = (subscription, webhookId) =>
   `#/webhooks/${encodeURIComponent(subscription)}/deliveries/${encodeURIComponent(webhookId)}`
 
 /** Walks the log, newest first, until `found` holds for an entry. */
-async function findDelivery(subscription, found) {
+async function findDelivery(subscription, found, signal) {
   let path = logPath(subscription, 250)
   for (let page = 0; path !== null && page < MAX_PAGES; page++) {
-    const { body, headers } = await call('GET', path)
+    const { body, headers } = await call('GET', path, { signal })
     const match = body.find(found)
     if (match !== undefined) return match
     path = nextLink(headers)
@@ -22,11 +22,21 @@ async function findDelivery(subscription, found) {
   return null
 }
 
-async function subscriptionOf(subscription) {
-  return (await call('GET', `/webhooks/${encodeURIComponent(subscription)}`)).body
+async function subscriptionOf(subscription, signal) {
+  return (await call('GET', `/webhooks/${encodeURIComponent(subscription)}`, { signal })).body
 }
 
-export async function renderDeliveries(main, subscriptionId) {
+/**
+ * A time typed as UTC, as every time in the console is shown: a datetime-local control has no
+ * zone, and `new Date()` would read its value in the browser's own.
+ */
+function utcInstant(value) {
+  const when = new Date(`${value.length === 16 ? `${value}:00` : value}Z`)
+  if (Number.isNaN(when.getTime())) throw new Error('Give a date and time, such as 2026-01-31 14:00:00.')
+  return when.toISOString()
+}
+
+export async function renderDeliveries(main, subscriptionId, signal) {
   const status = statusLine()
   const table = scrollingTable('Deliveries, newest first', [
     'Webhook id',
@@ -81,13 +91,17 @@ export async function renderDeliveries(main, subscriptionId) {
 
   async function loadMore() {
     if (next === null) return
+    // One page at a time: a second click before the answer would load the same page twice.
+    older.disabled = true
     try {
-      const { body, headers } = await call('GET', next)
+      const { body, headers } = await call('GET', next, { signal })
       entries.push(...body)
       next = nextLink(headers)
       show()
     } catch (error) {
+      if (error instanceof Superseded) return
       status.say(error.message, 'error')
+      older.disabled = false
     }
   }
   older.addEventListener('click', async () => {
@@ -113,11 +127,11 @@ export async function renderDeliveries(main, subscriptionId) {
         const id = wanted.control.value.trim()
         status.say(`Looking for ${id}…`)
         try {
-          const found = await findDelivery(subscriptionId, (entry) => entry.id === id)
+          const found = await findDelivery(subscriptionId, (entry) => entry.id === id, signal)
           if (found === null) status.say(`No delivery ${id} in this subscription's log.`, 'error')
           else location.hash = deliveryAddress(subscriptionId, id)
         } catch (error) {
-          status.say(error.message, 'error')
+          if (!(error instanceof Superseded)) status.say(error.message, 'error')
         }
       },
     },
@@ -125,7 +139,7 @@ export async function renderDeliveries(main, subscriptionId) {
     h('button', { type: 'submit' }, 'Find'),
   )
 
-  const since = field('Failed since (your local time)', { type: 'datetime-local', required: true, step: '1' })
+  const since = field('Failed since (UTC)', { type: 'datetime-local', required: true, step: '1' })
   const recover = h(
     'form',
     {
@@ -133,7 +147,7 @@ export async function renderDeliveries(main, subscriptionId) {
       onsubmit: async (e) => {
         e.preventDefault()
         try {
-          const when = new Date(since.control.value).toISOString()
+          const when = utcInstant(since.control.value)
           const { body } = await call('POST', `/webhooks/${encodeURIComponent(subscriptionId)}/recover`, {
             body: JSON.stringify({ since: when }),
           })
@@ -149,8 +163,9 @@ export async function renderDeliveries(main, subscriptionId) {
 
   let subscription
   try {
-    subscription = await subscriptionOf(subscriptionId)
+    subscription = await subscriptionOf(subscriptionId, signal)
   } catch (error) {
+    if (error instanceof Superseded) return
     main.replaceChildren(
       h('h1', { tabindex: '-1' }, 'Deliveries'),
       h('p', { class: 'error' }, error.message),
@@ -171,15 +186,18 @@ export async function renderDeliveries(main, subscriptionId) {
   await loadMore()
 }
 
-export async function renderDelivery(main, subscriptionId, webhookId) {
+export async function renderDelivery(main, subscriptionId, webhookId, signal) {
   const status = statusLine()
   const back = h('p', {}, h('a', { href: `#/webhooks/${encodeURIComponent(subscriptionId)}` }, 'The deliveries log'))
   const details = h('dl', { class: 'detail' })
 
   async function load() {
-    const entry = await findDelivery(subscriptionId, (candidate) => candidate.id === webhookId)
+    const entry = await findDelivery(subscriptionId, (candidate) => candidate.id === webhookId, signal)
+    // Redeliver is offered only for a delivery that is there.
+    redeliver.hidden = entry === null
     if (entry === null) {
       status.say(`No delivery ${webhookId} in this subscription's log.`, 'error')
+      details.replaceChildren()
       return
     }
     const rows = [
@@ -201,13 +219,14 @@ export async function renderDelivery(main, subscriptionId, webhookId) {
     'button',
     {
       type: 'button',
+      hidden: true,
       onclick: async () => {
         try {
           await call('POST', `/webhooks/${encodeURIComponent(subscriptionId)}/deliveries/${encodeURIComponent(webhookId)}/redeliver`)
           status.say('Redelivery queued: it is due now.')
           await load()
         } catch (error) {
-          status.say(error.message, 'error')
+          if (!(error instanceof Superseded)) status.say(error.message, 'error')
         }
       },
     },
@@ -225,6 +244,6 @@ export async function renderDelivery(main, subscriptionId, webhookId) {
   try {
     await load()
   } catch (error) {
-    status.say(error.message, 'error')
+    if (!(error instanceof Superseded)) status.say(error.message, 'error')
   }
 }

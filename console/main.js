@@ -1,4 +1,4 @@
-import { ApiError, capabilities, session } from './api.js'
+import { ApiError, Superseded, capabilities, session, whenSessionEnds } from './api.js'
 import { field, focusHeading, h, statusLine } from './dom.js'
 import { renderPlants } from './plants.js'
 import { renderWebhooks } from './webhooks.js'
@@ -14,6 +14,8 @@ const ROUTES = [
 ]
 
 let granted = null
+/** The current navigation: leaving a view aborts what it still waits for. */
+let navigation = new AbortController()
 
 function routeOf(hash) {
   const path = hash.replace(/^#/, '') || '/plants'
@@ -90,18 +92,33 @@ function renderSignIn(main, message) {
   )
 }
 
+/** The token was revoked or expired while signed in: back to the sign-in form, saying why. */
+function endSession(message) {
+  navigation.abort()
+  session.forget()
+  granted = null
+  renderNav('missing')
+  renderSignIn(document.getElementById('main'), `Your session has ended: ${message} Sign in again.`)
+  focusHeading(document.getElementById('main'))
+}
+
 export async function render() {
+  navigation.abort()
+  navigation = new AbortController()
+  const { signal } = navigation
   const main = document.getElementById('main')
   const { view, params } = routeOf(location.hash)
   if (session.token() !== null && granted === null) {
     try {
       granted = await capabilities(session.token())
     } catch (error) {
+      if (error instanceof Superseded) return
       session.forget()
       renderNav(view)
       renderSignIn(main, error.message)
       return
     }
+    if (signal.aborted) return
   }
   renderNav(view)
   if (session.token() === null || granted === null) {
@@ -114,17 +131,18 @@ export async function render() {
     return
   }
   document.title = 'Plant Store console'
-  if (view === 'plants' && (granted.read || granted.write)) await renderPlants(main, granted)
-  else if (view === 'webhooks' && granted.webhooks) await renderWebhooks(main)
-  else if (view === 'deliveries' && granted.webhooks) await renderDeliveries(main, params[0])
-  else if (view === 'delivery' && granted.webhooks) await renderDelivery(main, params[0], params[1])
+  if (view === 'plants' && (granted.read || granted.write)) await renderPlants(main, granted, signal)
+  else if (view === 'webhooks' && granted.webhooks) await renderWebhooks(main, signal)
+  else if (view === 'deliveries' && granted.webhooks) await renderDeliveries(main, params[0], signal)
+  else if (view === 'delivery' && granted.webhooks) await renderDelivery(main, params[0], params[1], signal)
   else
     main.replaceChildren(
       h('h1', { tabindex: '-1' }, 'Nothing here'),
       h('p', {}, 'This token may not see this page, or the address is unknown.'),
     )
-  focusHeading(main)
+  if (!signal.aborted) focusHeading(main)
 }
 
+whenSessionEnds(endSession)
 window.addEventListener('hashchange', () => void render())
 void render()

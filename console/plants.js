@@ -1,48 +1,56 @@
-import { ApiError, call, nextLink } from './api.js'
+import { ApiError, Superseded, call, latestOnly } from './api.js'
 import { checkbox, confirmAction, field, h, keepFocus, openDialog, scrollingTable, statusLine } from './dom.js'
 
-const INT64 = /^-?(0|[1-9][0-9]*)$/
+// Zero is written 0: "-0" would be read as 0, and the console would name a plant that is not there.
+const INT64 = /^(0|-?[1-9][0-9]*)$/
 const PAGE_SIZES = ['10', '25', '50', '100']
 const STALE = 'Someone else changed this plant since you read it. Reload it to see the current version, then make your change again.'
 
-/** The view's paging state survives a re-render (after a change) but not a sign-out. */
-const paging = { tag: '', limit: '25', after: null, earlier: [] }
+/** The view's paging state survives a re-render (after a change) but not a sign-out. `tag` null: any tag. */
+const paging = { tag: null, limit: '25', after: null, earlier: [] }
 
 const hidden = (text) => h('span', { class: 'visually-hidden' }, text)
 
+/**
+ * One plant more than a page holds: the API sends a next link for every full page, even when
+ * nothing follows, so the extra plant is what says that there is a next page.
+ */
 function listPath() {
-  const query = new URLSearchParams({ include: 'id', limit: paging.limit })
-  if (paging.tag !== '') query.set('tag', paging.tag)
+  const query = new URLSearchParams({ include: 'id', limit: String(Number(paging.limit) + 1) })
+  if (paging.tag !== null) query.set('tag', paging.tag)
   if (paging.after !== null) query.set('after', paging.after)
   return `/plants?${query}`
 }
 
 /** A plant's current state and its ETag, read just before a change, so the change is conditional. */
-async function readPlant(id) {
-  const { body, headers } = await call('GET', `/plants/${id}`)
+async function readPlant(id, signal) {
+  const { body, headers } = await call('GET', `/plants/${id}`, { signal })
   return { plant: body, etag: headers.get('etag') }
 }
 
-export async function renderPlants(main, granted) {
+export async function renderPlants(main, granted, signal) {
   const status = statusLine()
   const table = scrollingTable('Plants', ['Id', 'Name', 'Tag', ...(granted.write ? ['Actions'] : [])])
   const previous = h('button', { type: 'button', class: 'secondary' }, 'Previous page')
   const next = h('button', { type: 'button', class: 'secondary' }, 'Next page')
   let nextAfter = null
+  // Only the latest page asked for may render: a slower answer to an earlier click is dropped.
+  const nextRequest = latestOnly(signal)
 
   async function load() {
     try {
-      const { body, headers } = await call('GET', listPath())
-      const link = nextLink(headers)
-      nextAfter = link === null ? null : new URL(link, location.origin).searchParams.get('after')
+      const { body } = await call('GET', listPath(), { signal: nextRequest() })
+      const plants = body.slice(0, Number(paging.limit))
+      nextAfter = body.length > plants.length ? plants.at(-1).id : null
+      const empty = paging.earlier.length === 0 ? 'No plants here.' : 'No more plants: this page is past the last one.'
       table.body.replaceChildren(
-        ...body.map((plant) => row(plant)),
-        ...(body.length === 0 ? [h('tr', {}, h('td', { colspan: granted.write ? 4 : 3 }, 'No plants here.'))] : []),
+        ...plants.map((plant) => row(plant)),
+        ...(plants.length === 0 ? [h('tr', {}, h('td', { colspan: granted.write ? 4 : 3 }, empty))] : []),
       )
       previous.disabled = paging.earlier.length === 0
-      next.disabled = nextAfter === null || body.length === 0
+      next.disabled = nextAfter === null
     } catch (error) {
-      status.say(error.message, 'error')
+      if (!(error instanceof Superseded)) status.say(error.message, 'error')
     }
   }
 
@@ -72,9 +80,9 @@ export async function renderPlants(main, granted) {
   async function change(id) {
     let current
     try {
-      current = await readPlant(id)
+      current = await readPlant(id, signal)
     } catch (error) {
-      status.say(error.message, 'error')
+      if (!(error instanceof Superseded)) status.say(error.message, 'error')
       return
     }
     const changed = await openDialog(`Change plant ${id}`, (close) => {
@@ -153,9 +161,9 @@ export async function renderPlants(main, granted) {
   async function remove(id) {
     let current
     try {
-      current = await readPlant(id)
+      current = await readPlant(id, signal)
     } catch (error) {
-      status.say(error.message, 'error')
+      if (!(error instanceof Superseded)) status.say(error.message, 'error')
       return
     }
     const sure = await confirmAction(`Delete plant ${id}?`, `“${current.plant.name}” will be deleted. This cannot be undone.`, 'Delete')
@@ -170,7 +178,8 @@ export async function renderPlants(main, granted) {
     }
   }
 
-  const tag = field('Tag', { name: 'tag', value: paging.tag, maxlength: '100' })
+  const tag = field('Tag', { name: 'tag', value: paging.tag ?? '', maxlength: '100' })
+  const emptyTag = emptyTagChoice('Only the empty tag ("")', tag.control, paging.tag === '')
   const size = field(
     'Plants per page',
     { name: 'limit' },
@@ -184,11 +193,14 @@ export async function renderPlants(main, granted) {
       class: 'row',
       onsubmit: async (event) => {
         event.preventDefault()
-        Object.assign(paging, { tag: tag.control.value, limit: size.control.value, after: null, earlier: [] })
+        // An empty field filters nothing; the empty tag itself is asked for with its checkbox.
+        const wanted = emptyTag.checked ? '' : tag.control.value === '' ? null : tag.control.value
+        Object.assign(paging, { tag: wanted, limit: size.control.value, after: null, earlier: [] })
         await load()
       },
     },
     tag.element,
+    emptyTag.element,
     size.element,
     h('button', { type: 'submit' }, 'Show'),
   )
@@ -201,6 +213,8 @@ export async function renderPlants(main, granted) {
     if (nextAfter === null) return
     paging.earlier.push(paging.after)
     paging.after = nextAfter
+    // A second click before the page arrives must not skip ahead from the same cursor.
+    nextAfter = null
     await load()
     keepFocus(table.element)
   })
@@ -231,6 +245,7 @@ function createForm(status, reload) {
   const id = field('Id', { required: true, inputmode: 'numeric', autocomplete: 'off' })
   const name = field('Name', { required: true, maxlength: '200', autocomplete: 'off' })
   const tag = field('Tag (optional)', { maxlength: '100', autocomplete: 'off' })
+  const emptyTag = emptyTagChoice('The empty tag ("")', tag.control, false)
   const form = h(
     'form',
     {
@@ -244,11 +259,14 @@ function createForm(status, reload) {
           return
         }
         // The id is written as typed: a JSON number through a double would lose digits.
-        const tagPart = tag.control.value === '' ? '' : `,"tag":${JSON.stringify(tag.control.value)}`
+        // An empty field means no tag; the empty tag, a tag of its own, is chosen with its checkbox.
+        const tagText = emptyTag.checked ? '' : tag.control.value === '' ? null : tag.control.value
+        const tagPart = tagText === null ? '' : `,"tag":${JSON.stringify(tagText)}`
         try {
           await call('POST', '/plants', { body: `{"id":${idText},"name":${JSON.stringify(name.control.value)}${tagPart}}` })
           status.say(`Plant ${idText} added.`)
           form.reset()
+          emptyTag.sync()
           await reload()
         } catch (error) {
           status.say(error instanceof ApiError ? error.message : String(error), 'error')
@@ -258,7 +276,29 @@ function createForm(status, reload) {
     id.element,
     name.element,
     tag.element,
+    emptyTag.element,
     h('button', { type: 'submit' }, 'Add plant'),
   )
   return h('section', { 'aria-labelledby': 'add-plant' }, h('h2', { id: 'add-plant' }, 'Add a plant'), form)
+}
+
+/**
+ * A checkbox for the empty tag "", which the API keeps as a tag of its own: an empty text field
+ * cannot say it, since there it means no tag (or, in the filter, any tag). While it is checked,
+ * the text field is off.
+ */
+function emptyTagChoice(label, textField, checked) {
+  const box = checkbox(label, { checked })
+  const sync = () => {
+    textField.disabled = box.control.checked
+  }
+  box.control.addEventListener('change', sync)
+  sync()
+  return {
+    element: box.element,
+    sync,
+    get checked() {
+      return box.control.checked
+    },
+  }
 }

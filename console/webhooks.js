@@ -1,4 +1,4 @@
-import { call } from './api.js'
+import { Superseded, call } from './api.js'
 import { checkbox, confirmAction, copyText, field, h, keepFocus, openDialog, scrollingTable, statusLine, time } from './dom.js'
 
 export const EVENTS = ['newPlant', 'plantDeleted', 'plantUpdated']
@@ -41,20 +41,20 @@ function secretPanel(secret, note) {
   )
 }
 
-export async function renderWebhooks(main) {
+export async function renderWebhooks(main, signal) {
   const status = statusLine()
   const shown = h('div')
   const table = scrollingTable('Subscriptions', ['URL', 'Events', 'State', 'Created', 'Actions'])
 
   async function load() {
     try {
-      const { body } = await call('GET', '/webhooks')
+      const { body } = await call('GET', '/webhooks', { signal })
       table.body.replaceChildren(
         ...body.map(row),
         ...(body.length === 0 ? [h('tr', {}, h('td', { colspan: 5 }, 'No subscriptions yet.'))] : []),
       )
     } catch (error) {
-      status.say(error.message, 'error')
+      if (!(error instanceof Superseded)) status.say(error.message, 'error')
     }
   }
 
@@ -62,7 +62,7 @@ export async function renderWebhooks(main) {
     try {
       await done()
     } catch (error) {
-      status.say(`${what}: ${error.message}`, 'error')
+      if (!(error instanceof Superseded)) status.say(`${what}: ${error.message}`, 'error')
     }
   }
 

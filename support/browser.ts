@@ -17,9 +17,10 @@ const CHROMIUM_FLAGS = [
   '--no-first-run',
 ]
 
-/** Chromium with a fresh profile of its own, removed on close. */
+/** Chromium with a fresh profile of its own, removed on close; `timezoneId` is the zone its pages live in. */
 export async function launchChromium(
   viewport = { width: 1280, height: 900 },
+  timezoneId?: string,
 ): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'plantstore-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
@@ -27,6 +28,7 @@ export async function launchChromium(
     args: CHROMIUM_FLAGS,
     headless: true,
     viewport,
+    ...(timezoneId === undefined ? {} : { timezoneId }),
   })
   return {
     context,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { Page } from 'playwright-core'
+import type { Page, Request } from 'playwright-core'
+import { TOKEN_CACHE_MS } from '../src/auth/opaque-tokens.js'
 import { STORE_KINDS } from '../support/databases.js'
 import {
   type ConsoleBrowser,
@@ -17,6 +18,33 @@ import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 // tag filter, create, change with the ETag, delete after a confirmation) on both stores.
 
 const BIG_ID = '9007199254740993'
+const LOWEST = '-9223372036854775808'
+
+/**
+ * Holds the page's requests to `url` until `release()`: an answer that comes late, after the
+ * person moved on. `late` settles once such a request was answered or given up by the page.
+ */
+async function holdRequests(page: Page, url: RegExp): Promise<{ release(): void; late: Promise<void>; stop(): Promise<void> }> {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const late = new Promise<void>((resolve) => {
+    const done = (request: Request) => {
+      if (url.test(request.url())) resolve()
+    }
+    page.on('requestfinished', done)
+    page.on('requestfailed', done)
+  })
+  await page.route(url, async (route) => {
+    await held
+    // The page may have aborted it meanwhile: then there is nothing to continue.
+    await route.continue().catch(() => {})
+  })
+  const stop = async () => {
+    release()
+    await page.unroute(url)
+  }
+  return { release, late, stop }
+}
 
 describe('the console, plants, in a real browser', { skip: browserMissing }, () => {
   let browser: ConsoleBrowser
@@ -59,6 +87,8 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
           await new Promise((resolve) => setTimeout(resolve, 50))
         }
       }
+      /** Time for a late answer, once arrived, to render if the page would let it. */
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 300))
       const firstTen = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']
       /** Waits until the focus is on an element with this role (never lost to the body). */
       const focusedOn = async (role: string) => {
@@ -191,21 +221,20 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         await shown(['1', '2', '3', '4', '6', '7', '8', '9', '10', '11'])
       })
 
-      test('at 360 px wide the plants view fits, a long name and the lowest id included, and stays accessible', async () => {
-        const lowest = '-9223372036854775808'
+      test('at 360 px wide the plants view fits, a long name and the LOWEST id included, and stays accessible', async () => {
         const made = await fx.api.request('POST', '/plants', {
           token: gardener,
-          raw: `{"id":${lowest},"name":"${'x'.repeat(150)}"}`,
+          raw: `{"id":${LOWEST},"name":"${'x'.repeat(150)}"}`,
           headers: { 'content-type': 'application/json' },
         })
         assert.equal(made.status, 200)
         await page.getByRole('button', { name: 'Show' }).click()
-        const idCell = page.getByRole('cell', { name: lowest, exact: true })
+        const idCell = page.getByRole('cell', { name: LOWEST, exact: true })
         await idCell.waitFor()
         await page.setViewportSize({ width: 360, height: 740 })
         try {
           const lines = await page.evaluate(`(() => {
-            const cell = [...document.querySelectorAll('td.id')].find((td) => td.textContent === '${lowest}')
+            const cell = [...document.querySelectorAll('td.id')].find((td) => td.textContent === '${LOWEST}')
             const range = document.createRange()
             range.selectNodeContents(cell)
             return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size
@@ -215,6 +244,127 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
           await assertAccessible(page, 'the plants view at 360 px')
         } finally {
           await page.setViewportSize({ width: 1280, height: 900 })
+        }
+      })
+
+      test('only the latest page asked for renders: a slow answer to an earlier click does not replace the newer page', async () => {
+        await page.getByLabel('Tag', { exact: true }).fill('')
+        await page.getByLabel('Plants per page').selectOption('10')
+        await page.getByRole('button', { name: 'Show' }).click()
+        const firstPage = [LOWEST, '1', '2', '3', '4', '6', '7', '8', '9', '10']
+        await shown(firstPage)
+        const { release, late, stop } = await holdRequests(page, /\/plants\?.*after=/)
+        try {
+          await page.getByRole('button', { name: 'Next page' }).click()
+          await page.getByRole('button', { name: 'Show' }).click()
+          await shown(firstPage)
+          release()
+          await late
+          await settle()
+          assert.deepEqual(await idsShown(), firstPage, 'the answer for page 2, which came last, did not render')
+        } finally {
+          await stop()
+        }
+      })
+
+      test('leaving a view before its answer came: the late answer does not render over the view navigated to', async () => {
+        const other = await browser.newPage()
+        try {
+          await other.goto(`${fx.service.url}/console`)
+          await signIn(other, fx.adminToken)
+          const { release, late } = await holdRequests(other, /\/webhooks\/wh_slow$/)
+          await other.evaluate("location.hash = '#/webhooks/wh_slow'")
+          await other.getByRole('link', { name: 'Webhooks' }).click()
+          await other.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor()
+          await other.getByRole('link', { name: 'Plants' }).click()
+          await other.getByRole('heading', { level: 1, name: 'Plants' }).waitFor()
+          release()
+          await late
+          await settle()
+          assert.deepEqual(await other.getByRole('heading', { level: 1 }).allInnerTexts(), ['Plants'])
+        } finally {
+          await other.close()
+        }
+      })
+
+      test('with exactly two pages of plants, the second offers no Next page (no empty page after it)', async () => {
+        const twenty = Array.from({ length: 20 }, (_, index) => 1001 + index)
+        for (const id of twenty) assert.equal((await fx.api.createPlant(gardener, { id, name: `plant ${id}`, tag: 'twenty' })).status, 200)
+        const ids = (from: number) => Array.from({ length: 10 }, (_, index) => String(from + index))
+        const next = page.getByRole('button', { name: 'Next page' })
+        try {
+          await page.getByLabel('Tag', { exact: true }).fill('twenty')
+          await page.getByLabel('Plants per page').selectOption('10')
+          await page.getByRole('button', { name: 'Show' }).click()
+          await shown(ids(1001))
+          assert.equal(await next.isEnabled(), true)
+          await next.click()
+          await shown(ids(1011))
+          assert.equal(await next.isDisabled(), true, 'nothing follows the 20th plant')
+          await page.getByLabel('Plants per page').selectOption('25')
+          await page.getByRole('button', { name: 'Show' }).click()
+          await shown([...ids(1001), ...ids(1011)])
+          assert.equal(await next.isDisabled(), true)
+        } finally {
+          await page.getByLabel('Tag', { exact: true }).fill('')
+          for (const id of twenty) assert.equal((await fx.api.request('DELETE', `/plants/${id}`, { token: gardener })).status, 204)
+        }
+      })
+
+      test('the empty tag "" can be given to a new plant and filtered for, as the API allows', async () => {
+        await page.getByLabel('Id').fill('2001')
+        await page.getByLabel('Name', { exact: true }).fill('tagged with nothing')
+        await page.getByLabel('The empty tag ("")', { exact: true }).check()
+        assert.equal(await page.getByLabel('Tag (optional)').isDisabled(), true)
+        await assertAccessible(page, 'the plants view with the empty tag chosen')
+        await page.getByRole('button', { name: 'Add plant' }).click()
+        await status().getByText('Plant 2001 added.').waitFor()
+        const read = await fx.api.request('GET', '/plants/2001', { token: gardener })
+        assert.deepEqual([read.status, read.body], [200, { name: 'tagged with nothing', tag: '' }])
+        assert.equal(await page.getByLabel('The empty tag ("")', { exact: true }).isChecked(), false, 'the form is cleared')
+        assert.equal(await page.getByLabel('Tag (optional)').isEnabled(), true)
+
+        await page.getByLabel('Id').fill('2002')
+        await page.getByLabel('Name', { exact: true }).fill('no tag at all')
+        await page.getByRole('button', { name: 'Add plant' }).click()
+        await status().getByText('Plant 2002 added.').waitFor()
+        assert.deepEqual((await fx.api.request('GET', '/plants/2002', { token: gardener })).body, { name: 'no tag at all' })
+
+        await page.getByLabel('Only the empty tag ("")').check()
+        await page.getByRole('button', { name: 'Show' }).click()
+        await shown(['2001'])
+        await page.getByLabel('Only the empty tag ("")').uncheck()
+        await page.getByLabel('Plants per page').selectOption('10')
+        await page.getByRole('button', { name: 'Show' }).click()
+        await shown([LOWEST, '1', '2', '3', '4', '6', '7', '8', '9', '10'])
+      })
+
+      test('an id written "-0" is refused in the form, and nothing is created', async () => {
+        await page.getByLabel('Id').fill('-0')
+        await page.getByLabel('Name', { exact: true }).fill('negative zero')
+        await page.getByRole('button', { name: 'Add plant' }).click()
+        await status().getByText('The id must be a whole number').waitFor()
+        assert.equal((await fx.api.request('GET', '/plants/0', { token: gardener })).status, 404)
+      })
+
+      test('a token revoked while signed in ends the session at its next request, saying why', async () => {
+        const other = await browser.newPage()
+        try {
+          await other.goto(`${fx.service.url}/console`)
+          await signIn(other, await fx.token('leaving'))
+          const listed = JSON.parse((await fx.tokenCli('list', '--json')).stdout) as { id: number; subject: string }[]
+          const id = listed.find((token) => token.subject === 'leaving')?.id
+          assert.equal((await fx.tokenCli('revoke', String(id))).code, 0)
+          // The service may trust a checked token for this long before it asks the database again.
+          await new Promise((resolve) => setTimeout(resolve, TOKEN_CACHE_MS + 200))
+          await other.getByRole('button', { name: 'Show' }).click()
+          await other.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
+          await other.getByText(/^Your session has ended: .+ Sign in again\.$/).waitFor()
+          assert.deepEqual((await storageOf(other)).session, [], 'the token is forgotten')
+          assert.equal(await other.getByRole('button', { name: 'Sign out' }).count(), 0)
+          await assertAccessible(other, 'the sign-in view after the session ended')
+        } finally {
+          await other.close()
         }
       })
 

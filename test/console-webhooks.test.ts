@@ -19,6 +19,9 @@ import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 // unsubscribe) and the deliveries log (filters, find, a delivery's own address, redeliver,
 // recover) against a real receiver, on both stores.
 
+/** West of UTC: a time typed as UTC but read in the browser's zone would be 5 hours late. */
+const BROWSER_ZONE = 'America/New_York'
+
 const WEBHOOK_ENV = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS: '100ms', WEBHOOK_TIMEOUT_MS: '2000' }
 
 const verified = (secret: string, request: Received) =>
@@ -28,7 +31,7 @@ describe('the console, webhooks, in a real browser', { skip: browserMissing }, (
   let browser: ConsoleBrowser
   const services: ServiceFixture[] = []
   before(async () => {
-    browser = await openBrowser(() => services.map((fx) => fx.service.url))
+    browser = await openBrowser(() => services.map((fx) => fx.service.url), BROWSER_ZONE)
   })
   after(async () => {
     await browser?.close()
@@ -225,10 +228,34 @@ describe('the console, webhooks, in a real browser', { skip: browserMissing }, (
         await page.getByText('delivered', { exact: true }).waitFor({ timeout: 10_000 })
 
         await page.getByRole('link', { name: 'The deliveries log' }).click()
-        await page.getByLabel('Failed since (your local time)').fill('2000-01-01T00:00:00')
+        // The oldest failed event's time, typed as the log shows it (UTC) in a browser west of UTC.
+        const log = (await fx.api.request('GET', `/webhooks/${subscriptionId}/deliveries`, { token: fx.adminToken })).body as {
+          state: string
+          createdAt: string
+        }[]
+        const oldest = log.filter((entry) => entry.state === 'failed').at(-1)?.createdAt ?? ''
+        const typed = oldest.slice(0, 'YYYY-MM-DDTHH:MM:SS'.length)
+        await page
+          .getByRole('region', { name: 'Deliveries, newest first' })
+          .getByText(`${typed.replace('T', ' ')} UTC`)
+          .first()
+          .waitFor()
+        await page.getByLabel('Failed since (UTC)').fill(typed)
+        const sent = page.waitForRequest((request) => request.url().endsWith('/recover'))
         await page.getByRole('button', { name: 'Recover failed events' }).click()
+        assert.deepEqual((await sent).postDataJSON(), { since: `${typed}.000Z` })
         await status().getByText('2 failed events are due again.').waitFor()
         await receiver.until((received) => received.filter((request) => request.path === '/down').length >= 8)
+      })
+
+      test('a delivery that is not in the log offers no Redeliver', async () => {
+        await page.evaluate(`location.hash = '#/webhooks/${subscriptionId}/deliveries/msg_not_there'`)
+        await page.getByRole('heading', { level: 1, name: 'Delivery msg_not_there' }).waitFor()
+        await status().getByText("No delivery msg_not_there in this subscription's log.").waitFor()
+        assert.equal(await page.getByRole('button', { name: 'Redeliver' }).count(), 0)
+        await assertAccessible(page, 'a delivery that is not there')
+        await page.getByRole('link', { name: 'The deliveries log' }).click()
+        await page.getByRole('heading', { level: 1, name: /^Deliveries of / }).waitFor()
       })
 
       test('unsubscribing asks first, then the subscription is gone', async () => {

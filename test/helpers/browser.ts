@@ -22,9 +22,12 @@ export interface ConsoleBrowser {
   close(): Promise<void>
 }
 
-/** One browser with a fresh profile, that refuses (and records) any request outside `origin`. */
-export async function openBrowser(origins: () => string[]): Promise<ConsoleBrowser> {
-  const { context, close } = await launchChromium()
+/**
+ * One browser with a fresh profile, that refuses (and records) any request outside `origin`;
+ * `timezoneId` sets the zone its pages live in (the machine's own otherwise).
+ */
+export async function openBrowser(origins: () => string[], timezoneId?: string): Promise<ConsoleBrowser> {
+  const { context, close } = await launchChromium(undefined, timezoneId)
   const outside: string[] = []
   const violations: string[] = []
   await context.route('**/*', (route) => {
