@@ -16,6 +16,7 @@ import type { PlantStore } from './store/store.js'
 import type { DatabaseSystem } from './store/traced-store.js'
 import { BacklogMetrics } from './webhooks/backlog-metrics.js'
 import { ReadinessMetric } from './observability/readiness-metric.js'
+import { ReplicationLag } from './replication/replication-lag.js'
 import { startDeliveries } from './webhooks/start.js'
 import { documentOptions } from './http/document.js'
 import { answerServerLevelRequests, clientError, frameworkError, sendError } from './http/error-handler.js'
@@ -44,6 +45,7 @@ type AppConfig = Pick<
   | 'jwt'
   | 'publicUrl'
   | 'webhooks'
+  | 'replication'
 >
 
 interface AppOptions {
@@ -80,6 +82,19 @@ async function authenticatorFor(
   const { EitherTokenAuthenticator, JwtAuthenticator } = await import('./auth/jwt-tokens.js')
   const jwt = new JwtAuthenticator(config.jwt, now, undefined, warn)
   return { authenticator: new EitherTokenAuthenticator(opaque, jwt), parts: [jwt] }
+}
+
+/** Litestream's lag behind the database, read while the app runs, when LITESTREAM_METRICS_ADDR names where. */
+function replicationLagOf(app: FastifyInstance, config: AppConfig): HasMetrics[] {
+  const { replication } = config
+  if (replication?.metricsUrl == null) return []
+  const lag = new ReplicationLag(replication.metricsUrl, replication.databasePath, (details, message) => app.log.warn(details, message))
+  lag.start()
+  app.addHook('onClose', (_app, done) => {
+    lag.stop()
+    done()
+  })
+  return [lag]
 }
 
 export async function buildApp({ store, logger, config, now = Date.now, tracing = null }: AppOptions): Promise<FastifyInstance> {
@@ -156,7 +171,8 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
   if (config.webhooks.deliver)
     pruneEveryMinute(app, 'finished webhook events', config.webhooks.retentionMs, (before, limit) => store.outbox.prune(before, limit))
   const readiness = new ReadinessMetric(() => store.ping())
-  for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store.outbox), readiness, ...deliveries])
+  const replicationLag = replicationLagOf(app, config)
+  for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store.outbox), readiness, ...deliveries, ...replicationLag])
     part.registerMetrics(metrics)
   // The page shows the document's own title, no address bar and no link to where the page
   // fetched it (/docs/json): users are told of /openapi.json only.

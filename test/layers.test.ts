@@ -15,7 +15,7 @@ const LAYERS = [
   // The backup and copy commands check and carry the key that seals webhook secrets.
   ['backup', 'copy'],
   ['auth', 'webhooks'],
-  // Litestream beside the SQLite store: the replica checked at start.
+  // Litestream beside the SQLite store: the replica checked at start, its lag read.
   ['lifecycle', 'replication'],
   ['http'],
   ['store/sqlite', 'store/postgres'],

@@ -2,14 +2,19 @@ import assert from 'node:assert/strict'
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { chmodSync, chownSync, mkdirSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import { pathToFileURL } from 'node:url'
+import { ReplicationLag } from '../src/replication/replication-lag.js'
 import { LITESTREAM, LITESTREAM_CONFIG } from '../support/litestream.js'
+import { pause } from '../support/receiver.js'
 import { REPO_ROOT, tempFolder } from '../support/service.js'
+import { Api } from './helpers/api.js'
 
 // The service under `litestream replicate -exec` (Litestream 0.3.13, as the image runs it) with
-// a `file` replica that cannot be written: at start it must stop with one line.
+// a `file` replica that cannot be written: at start it must stop with one line, and when the
+// replica stops taking writes later, plantstore_replication_lag_seconds must grow.
 
 const CLI = join(REPO_ROOT, 'bin', 'plantstore')
 const asNobody = (...args: string[]) => spawnSync('runuser', ['-u', 'nobody', '--', ...args], { encoding: 'utf8', timeout: 60_000 })
@@ -21,6 +26,14 @@ function skipReason(): string | false {
   return readable ? false : 'needs runuser and a checkout the user nobody can read'
 }
 const skip = skipReason()
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as { port: number }
+  server.close()
+  return port
+}
 
 interface UnderLitestream {
   process: ChildProcess
@@ -147,5 +160,88 @@ describe('Litestream with a replica that cannot be written', { skip }, () => {
       await run.stop()
       folder.remove()
     }
+  })
+
+  test('plantstore_replication_lag_seconds stays small while the replica takes writes, and grows once it cannot', async () => {
+    const folder = tempFolder()
+    chmodSync(folder.path, 0o755)
+    const replicaParent = nobodysFolder(folder.path, 'replica-volume')
+    const replica = join(replicaParent, 'plantstore')
+    const database = join(nobodysFolder(folder.path, 'data'), 'plantstore.db')
+    const run = serveUnderLitestream({
+      DATABASE_URL: `sqlite:${database}`,
+      LITESTREAM_REPLICA_URL: pathToFileURL(replica).href,
+      LITESTREAM_METRICS_ADDR: `127.0.0.1:${await freePort()}`,
+    })
+    try {
+      for (const since = Date.now(); !/Server listening at/.test(run.output()) && Date.now() - since < 30_000;) await pause(100)
+      const url = /Server listening at (http:\/\/127\.0\.0\.1:[0-9]+)/.exec(run.output())?.[1]
+      assert.ok(url !== undefined, `the service listens: ${run.output()}`)
+      const token = /\n\n(pst_\S+)\n/.exec(run.output())?.[1] as string
+      const api = await Api.connect(url)
+      const lag = async () => {
+        const text = (await api.request('GET', '/metrics')).text
+        const value = /^plantstore_replication_lag_seconds (\S+)$/m.exec(text)?.[1]
+        assert.ok(value !== undefined, 'plantstore_replication_lag_seconds is served')
+        return Number(value)
+      }
+      let nextId = 1
+      /** A plant every 100 ms for `ms`, each answered 200; the lag read at the end. */
+      const writeFor = async (ms: number) => {
+        for (const since = Date.now(); Date.now() - since < ms;) {
+          const id = nextId++
+          assert.equal((await api.createPlant(token, { id, name: `replicated ${id}` })).status, 200)
+          await pause(100)
+        }
+        return lag()
+      }
+
+      const healthy = [await writeFor(4_000), await writeFor(2_000), await writeFor(2_000)]
+      for (const seconds of healthy) assert.ok(seconds <= 3, `a replica taking writes lags little: ${healthy.join(', ')} s`)
+
+      // The replica's volume is taken away from the service user: Litestream's writes fail.
+      spawnSync('chown', ['-R', 'root:root', replicaParent])
+      spawnSync('chmod', ['-R', 'go-w', replicaParent])
+      const first = await writeFor(5_000)
+      const second = await writeFor(4_000)
+      console.log(`# replication lag: healthy ${healthy.join(', ')} s; unwritable ${first} s, then ${second} s`)
+      assert.ok(first >= 3, `the lag grows once the replica cannot be written: ${first} s after 5 s`)
+      assert.ok(second >= first + 3, `and keeps growing with time: ${first} s, then ${second} s 4 s later`)
+      // Seen with Litestream 0.3.13: no line at all, as its write of the WAL segment never returns
+      // (the client's error leaves the pipe it copies into unread); the lag is the only sign.
+      console.log(`# Litestream's error lines meanwhile: ${run.output().match(/level=ERROR/g)?.length ?? 0}`)
+    } finally {
+      await run.stop()
+      folder.remove()
+    }
+  })
+})
+
+describe('plantstore_replication_lag_seconds while Litestream cannot be read', () => {
+  test('it grows from the first failed read, with one warning naming the URL and why, not one per read', async () => {
+    const url = `http://127.0.0.1:${await freePort()}/metrics`
+    let now = 1_000_000
+    const warnings: [Record<string, unknown>, string][] = []
+    const lag = new ReplicationLag(
+      url,
+      '/data/plantstore.db',
+      (details, message) => warnings.push([details, message]),
+      () => now,
+    )
+    for (let read = 0; read < 3; read++) {
+      await lag.poll()
+      now += 5_000
+    }
+    assert.equal(lag.seconds(), 15)
+    assert.deepEqual(
+      warnings.map(([details, message]) => [details.url, String(details.reason), message]),
+      [
+        [
+          url,
+          `connect ECONNREFUSED ${url.slice('http://'.length, -'/metrics'.length)}`,
+          "Litestream's metrics cannot be read: plantstore_replication_lag_seconds grows until they can",
+        ],
+      ],
+    )
   })
 })

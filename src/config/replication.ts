@@ -9,6 +9,8 @@ export interface ReplicationConfig {
   databasePath: string
   /** The folder of a `file` replica (LITESTREAM_REPLICA_URL), checked at start; null for other replicas (s3:// …). */
   replicaFolder: string | null
+  /** Litestream's metrics (LITESTREAM_METRICS_ADDR), read for the replication lag; null = not measured. */
+  metricsUrl: string | null
 }
 
 /** A `file://` URL is a folder on this machine (Litestream's `url` takes no bare path); s3:// and the rest are not. */
@@ -21,12 +23,22 @@ function folderOf(url: string): string | null {
   }
 }
 
-/** LITESTREAM_REPLICA_URL, for a SQLite store only; null when it is not set. */
+function metricsUrlOf(addr: string): string {
+  const match = /^(.*):([0-9]{1,5})$/.exec(addr)
+  if (match === null || Number(match[2]) > 65535) {
+    throw new ConfigError(`LITESTREAM_METRICS_ADDR must be HOST:PORT, as Litestream's addr, such as 127.0.0.1:9090; got '${addr}'`)
+  }
+  return `http://${match[1] || '127.0.0.1'}:${match[2]}/metrics`
+}
+
+/** LITESTREAM_REPLICA_URL and LITESTREAM_METRICS_ADDR, for a SQLite store only; null when neither is set. */
 export function parseReplication(env: NodeJS.ProcessEnv, database: DatabaseConfig): ReplicationConfig | null {
   const replicaUrl = env.LITESTREAM_REPLICA_URL || null
-  if (database.kind !== 'sqlite' || database.path === ':memory:' || replicaUrl === null) return null
+  const addr = env.LITESTREAM_METRICS_ADDR || null
+  if (database.kind !== 'sqlite' || database.path === ':memory:' || (replicaUrl === null && addr === null)) return null
   return {
     databasePath: resolve(database.path),
-    replicaFolder: folderOf(replicaUrl),
+    replicaFolder: replicaUrl === null ? null : folderOf(replicaUrl),
+    metricsUrl: addr === null ? null : metricsUrlOf(addr),
   }
 }

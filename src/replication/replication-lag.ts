@@ -1,0 +1,175 @@
+import { Gauge, type Registry } from 'prom-client'
+import type { HasMetrics } from '../observability/metrics.js'
+
+const POLL_EVERY_MS = 1_000
+const POLL_TIMEOUT_MS = 900
+
+/** What Litestream's /metrics says of one database: the shadow WAL's position and its replicas'. */
+export interface LitestreamState {
+  /** Changes whenever Litestream copies new WAL of the database (or restarts). */
+  databaseMark: string
+  /** Litestream's own start: its gauges begin again when it changes. */
+  startedAt: string
+  shadowIndex: number
+  shadowSize: number
+  /** Per replica name: the last WAL index and offset it wrote; missing until its first write since Litestream started. */
+  replicas: Map<string, { index: number; offset: number }>
+}
+
+/** The samples of one Prometheus text, as name → [labels, value]. */
+function samples(text: string): Map<string, [Record<string, string>, number][]> {
+  const found = new Map<string, [Record<string, string>, number][]>()
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
+    if (match === null) continue
+    const labels: Record<string, string> = {}
+    for (const [, name, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[name as string] = (value as string).replace(/\\(.)/g, (_all, char: string) => (char === 'n' ? '\n' : char))
+    }
+    const list = found.get(match[1] as string) ?? []
+    list.push([labels, Number(match[3])])
+    found.set(match[1] as string, list)
+  }
+  return found
+}
+
+/** The state of `databasePath` in Litestream's metrics text; throws when Litestream does not replicate it. */
+export function litestreamStateOf(text: string, databasePath: string): LitestreamState {
+  const all = samples(text)
+  const of = (name: string) => (all.get(name) ?? []).filter(([labels]) => labels.db === databasePath)
+  const one = (name: string) => of(name)[0]?.[1]
+  const shadowIndex = one('litestream_shadow_wal_index')
+  const shadowSize = one('litestream_shadow_wal_size')
+  if (shadowIndex === undefined || shadowSize === undefined) throw new Error(`Litestream does not replicate ${databasePath}`)
+  const replicas = new Map<string, { index: number; offset: number }>()
+  const offsets = new Map(of('litestream_replica_wal_offset').map(([labels, value]) => [labels.name ?? '', value]))
+  for (const [labels, index] of of('litestream_replica_wal_index')) {
+    const offset = offsets.get(labels.name ?? '')
+    if (offset !== undefined) replicas.set(labels.name ?? '', { index, offset })
+  }
+  return {
+    databaseMark: `${one('litestream_total_wal_bytes')}:${shadowIndex}`,
+    startedAt: String(all.get('process_start_time_seconds')?.[0]?.[1]),
+    shadowIndex,
+    shadowSize,
+    replicas,
+  }
+}
+
+/** Why Litestream could not be read, fit for the log. */
+const reasonOf = (error: unknown) => {
+  const cause = (error as { cause?: unknown }).cause
+  return cause instanceof Error ? cause.message : (error as Error).message
+}
+
+/**
+ * `plantstore_replication_lag_seconds`: how long the oldest write that Litestream's replica
+ * does not hold has waited, read from Litestream's metrics every second. 0 while the replica
+ * is at the shadow WAL's position; when it is behind, the time since it last took a write (or
+ * since the database got writes it has not taken); while Litestream cannot be read, it grows
+ * from the first failed read, as nothing is known to be replicated. A replica that cannot be
+ * written makes it grow with every second writes wait.
+ */
+export class ReplicationLag implements HasMetrics {
+  private timer: NodeJS.Timeout | null = null
+  private previous: LitestreamState | null = null
+  private previousAt = 0
+  /** Per replica: since when it has lacked a write, or null while it holds them all. */
+  private readonly behindSince = new Map<string, number | null>()
+  private unreadableSince: number | null = null
+  private reportedProblem: string | null = null
+
+  constructor(
+    private readonly metricsUrl: string,
+    private readonly databasePath: string,
+    private readonly warn: (details: Record<string, unknown>, message: string) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  start(): void {
+    this.unreadableSince = this.now()
+    const poll = () => {
+      void this.poll().finally(() => {
+        if (this.timer !== null) this.timer = setTimeout(poll, POLL_EVERY_MS).unref()
+      })
+    }
+    this.timer = setTimeout(poll, 0).unref()
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  /** The lag now, in seconds. */
+  seconds(): number {
+    const at = this.now()
+    let oldest = this.unreadableSince ?? at
+    for (const since of this.behindSince.values()) if (since !== null) oldest = Math.min(oldest, since)
+    return Math.max(0, at - oldest) / 1000
+  }
+
+  async poll(): Promise<void> {
+    const at = this.now()
+    let state: LitestreamState
+    try {
+      const response = await fetch(this.metricsUrl, { signal: AbortSignal.timeout(POLL_TIMEOUT_MS), redirect: 'error' })
+      if (!response.ok) throw new Error(`answered ${response.status}`)
+      state = litestreamStateOf(await response.text(), this.databasePath)
+    } catch (error) {
+      this.unreadableSince ??= at
+      this.report(reasonOf(error))
+      return
+    }
+    this.unreadableSince = null
+    this.report(null)
+    this.observe(state, at)
+  }
+
+  private observe(state: LitestreamState, at: number): void {
+    const previous = this.previous?.startedAt === state.startedAt ? this.previous : null
+    if (previous === null) this.behindSince.clear()
+    const databaseMoved = previous !== null && previous.databaseMark !== state.databaseMark
+    for (const [name, position] of state.replicas) {
+      const caughtUp = position.index === state.shadowIndex && position.offset === state.shadowSize
+      const before = previous?.replicas.get(name)
+      const wrote = before === undefined || before.index !== position.index || before.offset !== position.offset
+      const since = this.behindSince.get(name) ?? null
+      // A write took what the shadow WAL held then: only what came since the last read may be missing.
+      if (caughtUp) this.behindSince.set(name, null)
+      else if (wrote && previous !== null) this.behindSince.set(name, this.previousAt)
+      else this.behindSince.set(name, since ?? (previous === null ? at : this.previousAt))
+    }
+    // A replica that has written nothing since Litestream started: behind once the database moves.
+    if (state.replicas.size === 0 && databaseMoved) this.behindSince.set('', this.behindSince.get('') ?? this.previousAt)
+    if (state.replicas.size > 0) this.behindSince.delete('')
+    this.previous = state
+    this.previousAt = at
+  }
+
+  /** Warns when Litestream cannot be read (and why), and once when it can again: never per read. */
+  private report(problem: string | null): void {
+    if (problem === this.reportedProblem) return
+    const was = this.reportedProblem
+    this.reportedProblem = problem
+    if (problem !== null) {
+      this.warn(
+        { url: this.metricsUrl, reason: problem },
+        "Litestream's metrics cannot be read: plantstore_replication_lag_seconds grows until they can",
+      )
+    } else if (was !== null) this.warn({ url: this.metricsUrl }, "Litestream's metrics can be read again")
+  }
+
+  registerMetrics(registry: Registry): void {
+    const seconds = () => this.seconds()
+    new Gauge({
+      name: 'plantstore_replication_lag_seconds',
+      help: "Seconds the oldest write not yet in Litestream's replica has waited (0: the replica holds every write); read every second",
+      registers: [registry],
+      aggregator: 'max',
+      collect() {
+        this.set(seconds())
+      },
+    })
+  }
+}
