@@ -91,5 +91,30 @@ for (const kind of STORE_KINDS) {
       assert.match((refused.body as { message: string }).message, /If-None-Match/)
       assert.equal((await get(`/plants/${id}`, {})).status, 404)
     })
+    test('GET /plants: the list has no ETag, so If-Match with tags is 412 and * reads it', async () => {
+      await created()
+      const refused = await get('/plants', { 'if-match': '"1"' })
+      assert.equal(refused.status, 412, refused.text)
+      assert.match((refused.body as { message: string }).message, /no entity tag/)
+      const read = await get('/plants', { 'if-match': '*' })
+      assert.equal(read.status, 200, read.text)
+      assert.ok(Array.isArray(read.body))
+    })
+
+    test('GET /plants: If-None-Match with tags never matches (200); * matches the list that exists (304, no body)', async () => {
+      await created()
+      const read = await get('/plants', { 'if-none-match': '"1", W/"2"' })
+      assert.equal(read.status, 200, read.text)
+      const current = await get('/plants', { 'if-none-match': '*' })
+      assert.deepEqual([current.status, current.text], [304, ''])
+    })
+
+    test('GET /plants: a malformed If-Match or If-None-Match is a 400 naming the header', async () => {
+      for (const header of ['If-Match', 'If-None-Match']) {
+        const refused = await get('/plants', { [header.toLowerCase()]: '1' })
+        assert.equal(refused.status, 400, refused.text)
+        assert.match((refused.body as { message: string }).message, new RegExp(header))
+      }
+    })
   })
 }

@@ -85,6 +85,8 @@ describe('the document declares every condition header and the statuses it bring
     ['get', '/plants/{id}', 'if-none-match', ['304', '400']],
     ['post', '/plants', 'if-match', ['400', '412']],
     ['post', '/plants', 'if-none-match', ['400', '412']],
+    ['get', '/plants', 'if-match', ['400', '412']],
+    ['get', '/plants', 'if-none-match', ['304', '400']],
   ]
 
   test('each operation declares the header and each status', async () => {

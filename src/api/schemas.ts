@@ -422,6 +422,27 @@ export const CreateHeaders = Type.Object({
   ),
 })
 
+/** GET /plants: the list has no entity tag (RFC 9110 13.1.1, 13.1.2). */
+export const ListConditionHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'The plant list has no entity tag: * reads it as without the header; any tag is a 412. A malformed value is a 400.',
+      examples: ['*'],
+    }),
+  ),
+  'if-none-match': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description:
+        'The plant list has no entity tag: tags never match it (200); * names the list, which always exists: 304 without a body. A malformed value is a 400.',
+      examples: ['"3"'],
+    }),
+  ),
+})
+
 export const ListQuery = Type.Object({
   limit: Type.Optional(
     Type.Integer({

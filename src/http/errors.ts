@@ -47,8 +47,11 @@ export const preconditionFailed = (id: bigint) =>
 export const readPreconditionFailed = (id: bigint) =>
   new HttpError(412, `plant ${id} is not at a version If-Match names: read it without If-Match to see its current ETag`)
 export const plantExists = (id: bigint) => new HttpError(412, `plant ${id} already exists, and If-None-Match names it: nothing was created`)
-export const listHasNoTag = () =>
-  new HttpError(412, 'POST /plants has no entity tag to match: If-Match there can only be *; nothing was created')
+export const listHasNoTag = (method: 'GET' | 'POST') =>
+  new HttpError(
+    412,
+    `the plant list has no entity tag, so If-Match on ${method} /plants can only be *: ${method === 'POST' ? 'nothing was created' : 'the list is not sent'}`,
+  )
 export const malformedCondition = (header: string) =>
   badRequest(`${header} must be * or entity tags in double quotes as ETag gives them ("3"), separated by commas`)
 export const preconditionRequired = () =>

@@ -21,6 +21,7 @@ import { listPlants } from './plant-list.js'
 import { HEADERS, errorResponses, response } from '../api/responses.js'
 import {
   CreateHeaders,
+  ListConditionHeaders,
   ListQuery,
   type ListQueryType,
   NewPlantSchema,
@@ -121,7 +122,7 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
     async (request, reply) => {
       const listTag = ifMatchOf(request.headers['if-match'])
       const absent = ifNoneMatchOf(request.headers['if-none-match'])
-      if (listTag !== null && listTag !== '*') throw listHasNoTag()
+      if (listTag !== null && listTag !== '*') throw listHasNoTag('POST')
       const { id, name, tag } = request.body
       const key = idempotencyKey(request.headers['idempotency-key'])
       const principal = principalOf(request)
@@ -146,8 +147,10 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
         summary: 'List the plants the caller may access',
         description:
           'Plants in ascending id order: the caller\'s own, or every plant for a token with plants:admin. When a page holds exactly `limit` (> 0) plants, a `Link: <…>; rel="next"` header gives the next page. ' +
-          'With `include=id` each item carries its id first (a ListedPlant), so that a client can act on a listed plant.',
+          'With `include=id` each item carries its id first (a ListedPlant), so that a client can act on a listed plant. ' +
+          'The list has no ETag: If-Match: * reads it, any tag is a 412; If-None-Match with tags never matches (200), * is a 304.',
         querystring: ListQuery,
+        headers: ListConditionHeaders,
         response: {
           200: response('The plants in ascending id order, streamed when there are many', {
             body: {
@@ -158,11 +161,18 @@ export async function plantRoutes(app: FastifyInstance, { idempotencyTtlMs, requ
             },
             headers: HEADERS.nextPage,
           }),
-          ...errorResponses([400]),
+          304: response('If-None-Match is *, which names the list (it always exists); no body'),
+          ...errorResponses([400, 412], { meanings: { 412: 'If-Match names a tag: the plant list has none; the list is not sent' } }),
         },
       },
     },
     async (request, reply) => {
+      // The list has no entity tag (RFC 9110 13.1.1, 13.1.2): If-Match holds only as *, and
+      // If-None-Match only * names it (the list always exists), so a poll with * is a 304.
+      const listTag = ifMatchOf(request.headers['if-match'])
+      const held = ifNoneMatchOf(request.headers['if-none-match'])
+      if (listTag !== null && listTag !== '*') throw listHasNoTag('GET')
+      if (held === '*') return reply.code(304).send()
       const query = request.query
       const { body, nextAfter } = await listPlants(
         request.store.plants,

@@ -71,7 +71,7 @@ export interface paths {
         };
         /**
          * List the plants the caller may access
-         * @description Plants in ascending id order: the caller's own, or every plant for a token with plants:admin. When a page holds exactly `limit` (> 0) plants, a `Link: <…>; rel="next"` header gives the next page. With `include=id` each item carries its id first (a ListedPlant), so that a client can act on a listed plant.
+         * @description Plants in ascending id order: the caller's own, or every plant for a token with plants:admin. When a page holds exactly `limit` (> 0) plants, a `Link: <…>; rel="next"` header gives the next page. With `include=id` each item carries its id first (a ListedPlant), so that a client can act on a listed plant. The list has no ETag: If-Match: * reads it, any tag is a 412; If-None-Match with tags never matches (200), * is a 304.
          */
         get: operations["listPlants"];
         put?: never;
@@ -1044,7 +1044,18 @@ export interface operations {
                 /** @description An extension: `id` gives each item its id, first (a ListedPlant); without it the items are Plants, as the specification says */
                 include?: "id";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The plant list has no entity tag: * reads it as without the header; any tag is a 412. A malformed value is a 400.
+                 * @example *
+                 */
+                "if-match"?: string;
+                /**
+                 * @description The plant list has no entity tag: tags never match it (200); * names the list, which always exists: 304 without a body. A malformed value is a 400.
+                 * @example "3"
+                 */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1070,6 +1081,23 @@ export interface operations {
                 content: {
                     "application/json": (components["schemas"]["Plant"] | components["schemas"]["ListedPlant"])[];
                 };
+            };
+            /** @description If-None-Match is *, which names the list (it always exists); no body */
+            304: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is invalid (on any route: an HTTP/1.1 request without Host, a malformed request line or header); the message names what is wrong. Nothing was changed. */
             400: {
@@ -1155,6 +1183,25 @@ export interface operations {
             };
             /** @description The request did not arrive within REQUEST_TIMEOUT_MS; the connection is closed */
             408: {
+                headers: {
+                    /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
+                    "X-Request-Id"?: string;
+                    /** @description The request's Origin, when CORS_ORIGINS allows it (or * when CORS_ORIGINS is *); absent otherwise */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description Requests allowed per minute; sent on every answer of the token guard when the service runs with RATE_LIMIT */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute (with RATE_LIMIT) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute ends (with RATE_LIMIT) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match names a tag: the plant list has none; the list is not sent */
+            412: {
                 headers: {
                     /** @description The request's own X-Request-Id when it is 1 to 128 printable ASCII characters, else a generated one */
                     "X-Request-Id"?: string;
