@@ -87,6 +87,10 @@ describe('the document declares every condition header and the statuses it bring
     ['post', '/plants', 'if-none-match', ['400', '412']],
     ['get', '/plants', 'if-match', ['400', '412']],
     ['get', '/plants', 'if-none-match', ['304', '400']],
+    ['patch', '/webhooks/{id}', 'if-match', ['400']],
+    ['patch', '/webhooks/{id}', 'if-none-match', ['400']],
+    ['delete', '/webhooks/{id}', 'if-match', ['400']],
+    ['delete', '/webhooks/{id}', 'if-none-match', ['400']],
   ]
 
   test('each operation declares the header and each status', async () => {

@@ -146,6 +146,18 @@ export const ReadConditionHeaders = Type.Object({
   ),
 })
 
+const NO_TAG = (header: string) =>
+  Type.String({
+    maxLength: 1000,
+    description: `Refused: a webhook subscription has no entity tag, so ${header} cannot be evaluated; any value is a 400 and nothing changes`,
+  })
+
+/** PATCH and DELETE /webhooks/{id}: declared so that a client sees the conditions are refused, not ignored. */
+export const NoConditionHeaders = Type.Object({
+  'if-match': Type.Optional(NO_TAG('If-Match')),
+  'if-none-match': Type.Optional(NO_TAG('If-None-Match')),
+})
+
 export const StatusSchema = Type.Object(
   {
     status: Type.Union([Type.Literal('ok'), Type.Literal('ready')], {

@@ -57,6 +57,10 @@ export const malformedCondition = (header: string) =>
 export const preconditionRequired = () =>
   new HttpError(428, 'this service requires If-Match on PATCH and DELETE: send the ETag of the version you read, or *')
 
+export const subscriptionHasNoTag = (header: string) =>
+  badRequest(
+    `a webhook subscription has no entity tag (no ETag, no version), so ${header} cannot be evaluated: send the request without it`,
+  )
 export const subscriptionDisabled = (id: string) =>
   new HttpError(409, `webhook subscription ${id} is disabled: nothing is sent to it but a ping; enable it (PATCH enabled: true) first`)
 

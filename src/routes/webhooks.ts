@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { principalOf, visibleOwner } from '../auth/principal.js'
 import type { WebhookConfig } from '../config/config.js'
-import { badRequest, subscriptionNotFound } from '../http/errors.js'
+import { badRequest, subscriptionHasNoTag, subscriptionNotFound } from '../http/errors.js'
 import type { Subscription } from '../store/subscriptions.js'
 import { AddressPolicy } from '../webhooks/address-policy.js'
 import { newSecret, sealSecret } from '../webhooks/secrets.js'
@@ -12,6 +12,7 @@ import {
   CreatedSubscriptionSchema,
   NewSubscriptionSchema,
   type NewSubscriptionBody,
+  NoConditionHeaders,
   SubscriptionIdParams,
   type SubscriptionIdParamsType,
   RotatedSecretSchema,
@@ -42,6 +43,13 @@ function shown(subscription: Subscription): SubscriptionBody {
     disabledReason: disabledAt === null ? null : disabledReason,
     createdAt: createdAt.toISOString(),
     status: disabledAt === null ? 'active' : 'disabled',
+  }
+}
+
+/** A subscription has no version to compare: a condition on its write is refused, never ignored. */
+function refuseConditions(headers: { 'if-match'?: string; 'if-none-match'?: string }): void {
+  for (const header of ['if-match', 'if-none-match'] as const) {
+    if (headers[header] !== undefined) throw subscriptionHasNoTag(header === 'if-match' ? 'If-Match' : 'If-None-Match')
   }
 }
 
@@ -124,6 +132,7 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
         description:
           "No event is sent to it any more, pending retries included, and its deliveries log goes with it. Another subject's subscription is answered exactly as a missing one: 404.",
         params: SubscriptionIdParams,
+        headers: NoConditionHeaders,
         response: {
           204: response('The subscription was deleted; no body'),
           ...errorResponses([400, 404], { meanings: NOT_FOUND.subscription }),
@@ -131,6 +140,7 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
       },
     },
     async (request, reply) => {
+      refuseConditions(request.headers)
       if (!(await request.store.subscriptions.delete(request.params.id, visibleOwner(principalOf(request)))))
         throw subscriptionNotFound(request.params.id)
       return reply.code(204).send()
@@ -174,6 +184,7 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
             'An attempt under way when it is disabled is logged as it ended. enabled: true turns it back on for events from then on.',
           consumes: ['application/json', 'application/merge-patch+json'],
           params: SubscriptionIdParams,
+          headers: NoConditionHeaders,
           body: ref(SubscriptionPatchSchema),
           response: {
             200: response('The subscription as it is now', { body: SubscriptionSchema }),
@@ -182,6 +193,7 @@ export async function webhookRoutes(app: FastifyInstance, { config }: WebhookRou
         },
       },
       async (request) => {
+        refuseConditions(request.headers)
         const { url, events, enabled } = request.body
         if (url !== undefined) {
           const refusal = await policy.refusal(url)

@@ -3182,7 +3182,12 @@ export interface operations {
     deleteSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Refused: a webhook subscription has no entity tag, so If-Match cannot be evaluated; any value is a 400 and nothing changes */
+                "if-match"?: string;
+                /** @description Refused: a webhook subscription has no entity tag, so If-None-Match cannot be evaluated; any value is a 400 and nothing changes */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description The id of the subscription
@@ -3423,7 +3428,12 @@ export interface operations {
     updateSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Refused: a webhook subscription has no entity tag, so If-Match cannot be evaluated; any value is a 400 and nothing changes */
+                "if-match"?: string;
+                /** @description Refused: a webhook subscription has no entity tag, so If-None-Match cannot be evaluated; any value is a 400 and nothing changes */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description The id of the subscription
