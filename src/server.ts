@@ -12,6 +12,7 @@ import { checkReplicaFolder } from './replication/replica-folder.js'
 import { type PlantStore, StoreUnavailableError } from './store/store.js'
 import { superviseWorkers } from './workers.js'
 import { checkSecretKey, sealedSecrets } from './webhooks/secret-key-check.js'
+import { sealKeptSecrets } from './webhooks/seal-kept-secrets.js'
 import { readOrCreateSecretKey, secretKeyFileOf, warnIfReadableByOthers } from './webhooks/secret-key-file.js'
 
 /** Graceful stop must end within 10 s; past this, the process gives up on stragglers. */
@@ -88,6 +89,7 @@ async function startTracingIfOn(config: Config, logger: Logger): Promise<Tracing
  * own key beside the database, so a copy of the database alone cannot sign webhooks. PostgreSQL
  * instances must share one key, which no instance can make alone: there it stays opt-in. A key
  * is never made over secrets already sealed, and a start whose key opens none of them refuses.
+ * With a key, secrets kept unsealed are sealed.
  */
 async function withSecretKey(config: Config, store: PlantStore, logger: Logger): Promise<Config> {
   const { database, webhooks } = config
@@ -103,6 +105,7 @@ async function withSecretKey(config: Config, store: PlantStore, logger: Logger):
     key = read?.key ?? null
   }
   checkSecretKey(sealed, key, missing)
+  if (key !== null) await sealKeptSecrets(store.subscriptions, key, logger)
   return { ...config, webhooks: { ...webhooks, secretKey: key } }
 }
 

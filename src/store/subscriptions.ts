@@ -53,4 +53,10 @@ export interface SubscriptionRecords {
    * `previousExpiresAt`, and an older previous one stops. false when it is not the subject's.
    */
   rotateSecret(id: string, subject: string | null, secret: string, previousExpiresAt: Date): Promise<boolean>
+  /**
+   * Replaces each kept secret (current and previous) that `seal` answers for, in one
+   * transaction; `seal` answers null for a secret already sealed. A secret another process
+   * changed first is left as that process wrote it. Answers how many were replaced.
+   */
+  sealKept(seal: (kept: string) => string | null): Promise<number>
 }

@@ -103,4 +103,38 @@ export class PostgresSubscriptions implements SubscriptionRecords {
     )
     return result.rowCount === 1
   }
+
+  /**
+   * Each replacement names the value it replaces: when two instances start at once, the second
+   * waits on the first's row lock, then finds the value changed and writes nothing. Rows are
+   * taken in id order, so two of these never deadlock.
+   */
+  sealKept(seal: (kept: string) => string | null): Promise<number> {
+    return this.database.transaction(async (client) => {
+      const kept = await client.query<{ id: string; secret: string; previous_secret: string | null }>(
+        'SELECT id, secret, previous_secret FROM webhook_subscriptions ORDER BY id',
+      )
+      let replaced = 0
+      for (const row of kept.rows) {
+        const secret = seal(row.secret)
+        if (secret !== null) {
+          const result = await client.query('UPDATE webhook_subscriptions SET secret = $2 WHERE id = $1 AND secret = $3', [
+            row.id,
+            secret,
+            row.secret,
+          ])
+          replaced += result.rowCount ?? 0
+        }
+        const previous = row.previous_secret === null ? null : seal(row.previous_secret)
+        if (previous !== null) {
+          const result = await client.query(
+            'UPDATE webhook_subscriptions SET previous_secret = $2 WHERE id = $1 AND previous_secret = $3',
+            [row.id, previous, row.previous_secret],
+          )
+          replaced += result.rowCount ?? 0
+        }
+      }
+      return replaced
+    })
+  }
 }

@@ -10,6 +10,12 @@ import type { SqliteDatabase } from './database.js'
 
 const sqliteTime = (milliseconds: number) => new Date(milliseconds)
 
+interface KeptSecrets {
+  id: string
+  secret: string
+  previous_secret: string | null
+}
+
 /** SQL that fails a subscription's pending events (it was disabled), with the reason as their last result. */
 export const FAIL_PENDING_EVENTS =
   "UPDATE webhook_deliveries SET state = 'given_up', finished_at = ?, last_result = ? WHERE subscription_id = ? AND state = 'pending'"
@@ -34,6 +40,9 @@ export class SqliteSubscriptions implements SubscriptionRecords {
         'UPDATE webhook_subscriptions SET previous_secret = secret, previous_secret_expires_at = ?, secret = ? WHERE id = ? AND (? IS NULL OR subject = ?)',
       ),
       failPendingEvents: db.prepare(FAIL_PENDING_EVENTS),
+      keptSecrets: db.prepare('SELECT id, secret, previous_secret FROM webhook_subscriptions ORDER BY id'),
+      replaceSecret: db.prepare('UPDATE webhook_subscriptions SET secret = ? WHERE id = ? AND secret = ?'),
+      replacePreviousSecret: db.prepare('UPDATE webhook_subscriptions SET previous_secret = ? WHERE id = ? AND previous_secret = ?'),
       list: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_at, id`),
       listOwn: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE subject = ? ORDER BY created_at, id`),
       count: db.prepare('SELECT count(*) FROM webhook_subscriptions WHERE subject = ?').pluck(),
@@ -105,5 +114,18 @@ export class SqliteSubscriptions implements SubscriptionRecords {
     return this.database.write(
       () => this.statements.rotateSecret.run(previousExpiresAt.getTime(), secret, id, subject, subject).changes === 1,
     )
+  }
+
+  sealKept(seal: (kept: string) => string | null): Promise<number> {
+    return this.database.write(() => {
+      let replaced = 0
+      for (const row of this.statements.keptSecrets.all() as KeptSecrets[]) {
+        const secret = seal(row.secret)
+        if (secret !== null) replaced += this.statements.replaceSecret.run(secret, row.id, row.secret).changes
+        const previous = row.previous_secret === null ? null : seal(row.previous_secret)
+        if (previous !== null) replaced += this.statements.replacePreviousSecret.run(previous, row.id, row.previous_secret).changes
+      }
+      return replaced
+    })
   }
 }
