@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, loadDotEnv } from './config/config.js'
 import { serve } from './server.js'
@@ -11,7 +11,8 @@ import { parseDuration } from './config/duration.js'
 const USAGE = `usage: plantstore <command>
   serve                                   start the HTTP service (npm start)
   migrate [--status]                      bring the database schema up to date and exit; with --status, list
-                                          each migration as applied or pending (exit 1 while any is pending)
+                                          each migration as applied or pending (exit 1 while any is pending,
+                                          3 when the database cannot be read, 4 for a newer SQLite file)
   token create --subject S [--scope plants:read,plants:write] [--expires-in 30d] [--name LABEL]
                                           make a token and print only the token; scopes:
                                           plants:read, plants:write, plants:admin, webhooks:manage
@@ -210,6 +211,9 @@ function onePath(command: 'backup' | 'restore', args: string[], option: 'to' | '
 /** `plantstore backup --to PATH` and `restore --from PATH`: SQLite's own copy; PostgreSQL has pgBackRest. */
 async function backupCommand(command: 'backup' | 'restore', args: string[], out: Output): Promise<number> {
   const path = onePath(command, args, command === 'backup' ? 'to' : 'from')
+  // An argument that cannot be used, refused before anything is opened (sqlite-backup checks again).
+  if (command === 'backup' && existsSync(path))
+    throw new UsageError(`backup --to ${path}: that file exists; a backup never overwrites a file`)
   const { database, webhooks } = loadConfig()
   if (database.kind !== 'sqlite') {
     out.stderr(`plantstore: ${command} is for the embedded SQLite store; back PostgreSQL up with pgBackRest (docs/backups.md)`)

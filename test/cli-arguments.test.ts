@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import { runCli, tempFolder } from '../support/service.js'
@@ -75,6 +75,26 @@ describe('backup and restore say what is wrong', () => {
       assert.match(result.stderr, new RegExp(`^plantstore: ${command} takes ${option} PATH, once`))
     })
   }
+
+  test('backup --to a file that exists is a usage error naming backup, exit 2, and the file is kept', async () => {
+    const folder = tempFolder()
+    try {
+      const existing = join(folder.path, 'kept.db')
+      writeFileSync(existing, 'mine')
+      const result = await runCli(['backup', '--to', existing], { DATABASE_URL: `sqlite:${join(folder.path, 'plants.db')}` })
+      assert.equal(result.code, 2, result.stderr)
+      assert.match(result.stderr, new RegExp(`^plantstore: backup --to ${existing}: `))
+      assert.match(result.stderr, /usage: plantstore <command>/)
+      assert.equal(readFileSync(existing, 'utf8'), 'mine')
+    } finally {
+      folder.remove()
+    }
+  })
+
+  test('migrate --status exit codes (3: unreadable) are in the usage', async () => {
+    const result = await runCli(['--help'], {})
+    assert.match(result.stdout, /--status[\s\S]*exit 1 while any is pending,\s+3 when the database cannot be read/)
+  })
 
   test('restore --from a folder says it is a folder, exits 2 and changes nothing', async () => {
     const folder = tempFolder()
