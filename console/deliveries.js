@@ -96,8 +96,10 @@ export async function renderDeliveries(main, subscriptionId, signal) {
     try {
       const { body, headers } = await call('GET', next, { signal })
       entries.push(...body)
-      next = nextLink(headers)
+      // The API links a next page to every full one: an empty page is where the log ends.
+      next = body.length === 0 ? null : nextLink(headers)
       show()
+      if (body.length === 0) status.say('No older deliveries: this is the whole log.')
     } catch (error) {
       if (error instanceof Superseded) return
       status.say(error.message, 'error')

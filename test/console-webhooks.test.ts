@@ -248,6 +248,27 @@ describe('the console, webhooks, in a real browser', { skip: browserMissing }, (
         await receiver.until((received) => received.filter((request) => request.path === '/down').length >= 8)
       })
 
+      test('a log of exactly one page: Load older says that there is nothing older, and is then no longer offered', async () => {
+        const made = await fx.api.request('POST', '/webhooks', {
+          token: fx.adminToken,
+          json: { url: receiver.url('/page'), events: ['newPlant'] },
+        })
+        assert.equal(made.status, 201)
+        const pageId = (made.body as { id: string }).id
+        for (let id = 100; id < 150; id++) assert.equal((await fx.api.createPlant(fx.adminToken, { id, name: `plant ${id}` })).status, 200)
+        const logged = (await fx.api.request('GET', `/webhooks/${pageId}/deliveries?limit=250`, { token: fx.adminToken })).body as unknown[]
+        assert.equal(logged.length, 50, 'exactly one page of 50')
+        await page.evaluate(`location.hash = '#/webhooks/${pageId}'`)
+        await page.getByRole('heading', { level: 1, name: `Deliveries of ${receiver.url('/page')}` }).waitFor()
+        const rows = page.getByRole('region', { name: 'Deliveries, newest first' }).locator('tbody tr')
+        await rows.nth(49).waitFor()
+        await page.getByRole('button', { name: 'Load older' }).click()
+        await status().getByText('No older deliveries: this is the whole log.').waitFor()
+        assert.equal(await rows.count(), 50)
+        assert.equal(await page.getByRole('button', { name: 'Load older' }).isDisabled(), true)
+        assert.equal((await fx.api.request('DELETE', `/webhooks/${pageId}`, { token: fx.adminToken })).status, 204)
+      })
+
       test('a delivery that is not in the log offers no Redeliver', async () => {
         await page.evaluate(`location.hash = '#/webhooks/${subscriptionId}/deliveries/msg_not_there'`)
         await page.getByRole('heading', { level: 1, name: 'Delivery msg_not_there' }).waitFor()
