@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { type HttpError, scopeMissing, tokenInvalid, tokenMissing } from '../http/errors.js'
+import { type HttpError, scopeMissing, severalTokens, tokenInvalid, tokenMissing } from '../http/errors.js'
 import type { Authenticator, Principal } from './principal.js'
 import type { RequestLimiter } from './rate-limit.js'
 import type { Scope } from '../api/scopes.js'
@@ -23,6 +23,18 @@ function bearerToken(header: string | undefined): string | null {
 }
 
 /**
+ * A request that carries two credentials (two headers, of which Node keeps the first, or a
+ * comma list: a token68 holds no comma) is refused: it would be authenticated as whichever was read.
+ */
+function severalCredentials(request: FastifyRequest): HttpError | undefined {
+  const raw = request.raw.rawHeaders
+  let headers = 0
+  for (let index = 0; index < raw.length; index += 2) if (raw[index]?.toLowerCase() === 'authorization') headers += 1
+  if (headers > 1 || (request.headers.authorization ?? '').includes(',')) return severalTokens()
+  return undefined
+}
+
+/**
  * onRequest hook: runs before the body is read, so an unauthenticated client cannot make the
  * server parse anything. Over the rate limit 429, without a usable token 401, without the
  * route's scope 403. In callback style, so that a token known in memory costs no promise.
@@ -31,6 +43,12 @@ export function requireToken(authenticator: Authenticator, limit: RequestLimiter
   return function checkToken(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
     // Answers about a caller's plants, errors included, must not be stored by shared caches.
     reply.header('cache-control', 'no-store')
+    const ambiguous = severalCredentials(request)
+    if (ambiguous !== undefined) {
+      if (limit === null) done(ambiguous)
+      else limit(request, reply).then(() => done(ambiguous), done)
+      return
+    }
     const token = bearerToken(request.headers.authorization)
     const principal = token === null ? null : authenticator.authenticate(token, request.store.tokens)
     if (principal instanceof Promise) {

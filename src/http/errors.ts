@@ -19,6 +19,8 @@ export const badRequest = (message: string) => new HttpError(400, message)
 export const missingHost = () => badRequest('an HTTP/1.1 request needs a Host header')
 export const duplicatePlant = (id: bigint) => badRequest(`plant ${id} already exists`)
 
+export const severalTokens = () =>
+  badRequest('the request carries more than one credential: send one Authorization header with one Bearer token')
 export const tokenMissing = () =>
   new HttpError(401, 'a bearer token is required: send Authorization: Bearer <token>', { 'www-authenticate': REALM })
 export const tokenInvalid = () =>
