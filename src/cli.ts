@@ -112,15 +112,19 @@ function parseCreateToken(args: string[]): TokenWork {
   const name = values.name?.[0] ?? null
   // eslint-disable-next-line no-control-regex
   if (name !== null && /[\x00-\x1f\x7f]/.test(name)) throw new UsageError('--name must not hold control characters (tabs, line breaks)')
-  let expiresAt: Date | null = null
+  let lifetime: number | null = null
   const expiresIn = values['expires-in']?.[0]
   if (expiresIn !== undefined) {
     const duration = parseDuration(expiresIn)
     if (duration === undefined) throw new UsageError('--expires-in takes a number and a unit: 90s, 45m, 12h, 30d')
-    expiresAt = new Date(Date.now() + duration)
+    lifetime = duration
   }
   return async (tokens, out) => {
-    const { id, token } = await issueToken(tokens, { subject, scopes, name, expiresAt })
+    // Counted from the moment the token is made, not when the arguments were read, and rounded
+    // up to a whole second: an expiry shown in seconds is never sooner than asked.
+    const createdAt = new Date()
+    const expiresAt = lifetime === null ? null : new Date(Math.ceil((createdAt.getTime() + lifetime) / 1000) * 1000)
+    const { id, token } = await issueToken(tokens, { subject, scopes, name, expiresAt, createdAt })
     out.stdout(token)
     try {
       await out.flush?.()

@@ -29,8 +29,8 @@ for (const kind of STORE_KINDS) {
         ?.split('\t')[0]
       assert.ok(revokedId, listed.stdout)
       assert.equal((await fx.tokenCli('revoke', revokedId)).code, 0)
-      // Past the expiry of the one-second token, without waiting for it.
-      fx.advanceClock(1_100)
+      // Past the expiry of the one-second token (rounded up to a whole second: under 2 s), without waiting for it.
+      fx.advanceClock(2_100)
     })
     after(() => fx.close())
 

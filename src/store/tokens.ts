@@ -16,6 +16,8 @@ export interface NewToken {
   scopes: readonly Scope[]
   name: string | null
   expiresAt: Date | null
+  /** When it was made, when its expiry was counted from; absent: the time of the insert. */
+  createdAt?: Date
 }
 
 /** The opaque tokens, kept by hash. */

@@ -2,7 +2,14 @@ import { TOKEN_COLUMNS, type TokenRow, toTokenRecord } from '../shared/rows.js'
 import type { NewToken, TokenRecord, TokenRecords } from '../tokens.js'
 import { FIRST_TOKEN_LOCK, type PostgresDatabase, postgresTime } from './database.js'
 
-const tokenValues = (token: NewToken): unknown[] => [token.hash, token.subject, token.scopes.join(' '), token.name, token.expiresAt]
+const tokenValues = (token: NewToken): unknown[] => [
+  token.hash,
+  token.subject,
+  token.scopes.join(' '),
+  token.name,
+  token.expiresAt,
+  token.createdAt ?? null,
+]
 
 export class PostgresTokens implements TokenRecords {
   constructor(private readonly database: PostgresDatabase) {}
@@ -10,7 +17,7 @@ export class PostgresTokens implements TokenRecords {
   async create(token: NewToken): Promise<number> {
     const result = await this.database.query<{ id: string }>(
       'create_token',
-      'INSERT INTO tokens (hash, subject, scopes, name, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      'INSERT INTO tokens (hash, subject, scopes, name, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now())) RETURNING id',
       tokenValues(token),
     )
     return Number(result.rows[0]?.id)
@@ -20,7 +27,7 @@ export class PostgresTokens implements TokenRecords {
     // Under the lock, so that of several instances starting on an empty database only one makes it.
     return this.database.lockedTransaction(FIRST_TOKEN_LOCK, async (client) => {
       const result = await client.query<{ id: string }>(
-        'INSERT INTO tokens (hash, subject, scopes, name, expires_at) SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM tokens) RETURNING id',
+        'INSERT INTO tokens (hash, subject, scopes, name, expires_at, created_at) SELECT $1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()) WHERE NOT EXISTS (SELECT 1 FROM tokens) RETURNING id',
         tokenValues(token),
       )
       const row = result.rows[0]

@@ -28,7 +28,7 @@ export class SqliteTokens implements TokenRecords {
       subject: token.subject,
       scopes: token.scopes.join(' '),
       name: token.name,
-      createdAt: Date.now(),
+      createdAt: token.createdAt?.getTime() ?? Date.now(),
       expiresAt: token.expiresAt?.getTime() ?? null,
     }
   }
