@@ -217,6 +217,69 @@ describe('Litestream with a replica that cannot be written', { skip }, () => {
   })
 })
 
+describe('plantstore_replication_lag_seconds on a healthy replica', { skip }, () => {
+  test('it returns to 0 within seconds of the replica catching up, after the WAL rolled over several times', async () => {
+    const folder = tempFolder()
+    chmodSync(folder.path, 0o755)
+    const replica = join(nobodysFolder(folder.path, 'replica-volume'), 'plantstore')
+    const database = join(nobodysFolder(folder.path, 'data'), 'plantstore.db')
+    const litestreamAddr = `127.0.0.1:${await freePort()}`
+    const run = serveUnderLitestream({
+      DATABASE_URL: `sqlite:${database}`,
+      LITESTREAM_REPLICA_URL: pathToFileURL(replica).href,
+      LITESTREAM_METRICS_ADDR: litestreamAddr,
+    })
+    try {
+      for (const since = Date.now(); !/Server listening at/.test(run.output()) && Date.now() - since < 30_000;) await pause(100)
+      const url = /Server listening at (http:\/\/127\.0\.0\.1:[0-9]+)/.exec(run.output())?.[1]
+      assert.ok(url !== undefined, `the service listens: ${run.output()}`)
+      const token = /\n\n(pst_\S+)\n/.exec(run.output())?.[1] as string
+      const api = await Api.connect(url)
+      const lag = async () => Number(/^plantstore_replication_lag_seconds (\S+)$/m.exec((await api.request('GET', '/metrics')).text)?.[1])
+      const shadowIndex = async () =>
+        Number(/^litestream_shadow_wal_index\{[^}]*\} (\S+)$/m.exec(await (await fetch(`http://${litestreamAddr}/metrics`)).text())?.[1])
+      // 8 writers until Litestream's shadow WAL has rolled over 3 times (bounded: 60 s, 8 x 1500 plants).
+      let rolled = false
+      const writer = async (first: number) => {
+        for (let id = first; id < first + 1500 && !rolled; id++) {
+          assert.equal((await api.createPlant(token, { id, name: `replicated ${id} ${'x'.repeat(80)}` })).status, 200)
+        }
+      }
+      const watcher = async () => {
+        for (const since = Date.now(); !rolled && Date.now() - since < 60_000; await pause(500)) rolled = (await shadowIndex()) >= 3
+        rolled = true
+      }
+      await Promise.all([watcher(), ...Array.from({ length: 8 }, (_, w) => writer(1 + w * 1500))])
+      const index = await shadowIndex()
+      assert.ok(index >= 3, `the WAL rolled over 3 times: shadow WAL index ${index}`)
+      const idle: number[] = []
+      for (let read = 0; read < 10; read++) {
+        await pause(1_000)
+        idle.push(await lag())
+      }
+      console.log(`# lag each second once idle, after shadow WAL index ${index}: ${idle.join(', ')} s`)
+      assert.ok(
+        idle.slice(5).every((seconds) => seconds === 0),
+        `0 within 5 s of the writes ending: ${idle.join(', ')} s`,
+      )
+      // And again after one more write, once the replica takes it.
+      assert.equal((await api.createPlant(token, { id: 99_999, name: 'one more' })).status, 200)
+      const after: number[] = []
+      for (let read = 0; read < 6; read++) {
+        await pause(1_000)
+        after.push(await lag())
+      }
+      assert.ok(
+        after.slice(3).every((seconds) => seconds === 0),
+        `0 within 3 s of one more write: ${after.join(', ')} s`,
+      )
+    } finally {
+      await run.stop()
+      folder.remove()
+    }
+  })
+})
+
 describe('plantstore_replication_lag_seconds while Litestream cannot be read', () => {
   test('it grows from the first failed read, with one warning naming the URL and why, not one per read', async () => {
     const url = `http://127.0.0.1:${await freePort()}/metrics`

@@ -6,8 +6,6 @@ const POLL_TIMEOUT_MS = 900
 
 /** What Litestream's /metrics says of one database: the shadow WAL's position and its replicas'. */
 export interface LitestreamState {
-  /** Changes whenever Litestream copies new WAL of the database (or restarts). */
-  databaseMark: string
   /** Litestream's own start: its gauges begin again when it changes. */
   startedAt: string
   shadowIndex: number
@@ -48,7 +46,6 @@ export function litestreamStateOf(text: string, databasePath: string): Litestrea
     if (offset !== undefined) replicas.set(labels.name ?? '', { index, offset })
   }
   return {
-    databaseMark: `${one('litestream_total_wal_bytes')}:${shadowIndex}`,
     startedAt: String(all.get('process_start_time_seconds')?.[0]?.[1]),
     shadowIndex,
     shadowSize,
@@ -63,12 +60,12 @@ const reasonOf = (error: unknown) => {
 }
 
 /**
- * `plantstore_replication_lag_seconds`: how long the oldest write that Litestream's replica
- * does not hold has waited, read from Litestream's metrics every second. 0 while the replica
- * is at the shadow WAL's position; when it is behind, the time since it last took a write (or
- * since the database got writes it has not taken); while Litestream cannot be read, it grows
- * from the first failed read, as nothing is known to be replicated. A replica that cannot be
- * written makes it grow with every second writes wait.
+ * `plantstore_replication_lag_seconds`, read from Litestream's metrics every second: 0 when the
+ * replica's position (WAL index, offset) changed at or after the last change of Litestream's
+ * shadow WAL (index, size), that is when the replica took writes since the database last wrote;
+ * else the time since the oldest database change it has not followed (from the read before that
+ * change was seen, so up to a second early). While Litestream cannot be read, it grows from the
+ * first failed read, as nothing is known to be replicated.
  */
 export class ReplicationLag implements HasMetrics {
   private timer: NodeJS.Timeout | null = null
@@ -128,17 +125,18 @@ export class ReplicationLag implements HasMetrics {
 
   private observe(state: LitestreamState, at: number): void {
     const previous = this.previous?.startedAt === state.startedAt ? this.previous : null
+    // Litestream (re)started: nothing is known to be missing yet.
     if (previous === null) this.behindSince.clear()
-    const databaseMoved = previous !== null && previous.databaseMark !== state.databaseMark
+    // Positions are only compared with their own earlier values: litestream_shadow_wal_size counts
+    // the shadow WAL files Litestream still keeps, not the replica's offset once the WAL rolls over.
+    const databaseMoved = previous !== null && (previous.shadowIndex !== state.shadowIndex || previous.shadowSize !== state.shadowSize)
     for (const [name, position] of state.replicas) {
-      const caughtUp = position.index === state.shadowIndex && position.offset === state.shadowSize
       const before = previous?.replicas.get(name)
-      const wrote = before === undefined || before.index !== position.index || before.offset !== position.offset
-      const since = this.behindSince.get(name) ?? null
-      // A write took what the shadow WAL held then: only what came since the last read may be missing.
-      if (caughtUp) this.behindSince.set(name, null)
-      else if (wrote && previous !== null) this.behindSince.set(name, this.previousAt)
-      else this.behindSince.set(name, since ?? (previous === null ? at : this.previousAt))
+      const replicaMoved = before === undefined || before.index !== position.index || before.offset !== position.offset
+      // A replica that moved took what the database had then; one that did not lacks every change
+      // since the one it last followed, which happened at the earliest right after the last read.
+      if (replicaMoved && previous !== null) this.behindSince.set(name, null)
+      else if (databaseMoved) this.behindSince.set(name, this.behindSince.get(name) ?? this.previousAt)
     }
     // A replica that has written nothing since Litestream started: behind once the database moves.
     if (state.replicas.size === 0 && databaseMoved) this.behindSince.set('', this.behindSince.get('') ?? this.previousAt)
