@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { Page, Request } from 'playwright-core'
+import type { Page, Request, Route } from 'playwright-core'
 import { TOKEN_CACHE_MS } from '../src/auth/opaque-tokens.js'
 import { STORE_KINDS } from '../support/databases.js'
 import {
@@ -8,11 +8,14 @@ import {
   assertAccessible,
   assertFitsWidth,
   browserMissing,
+  closePage,
   openBrowser,
   signIn,
+  signOut,
   storageOf,
 } from './helpers/browser.js'
 import { type ServiceFixture, startFixture } from './helpers/fixture.js'
+import { within } from './helpers/within.js'
 
 // CONTRACT section 20 in a real browser: signing in and out, and the plants view (list, paging,
 // tag filter, create, change with the ETag, delete after a confirmation) on both stores.
@@ -22,28 +25,33 @@ const LOWEST = '-9223372036854775808'
 
 /**
  * Holds the page's requests to `url` until `release()`: an answer that comes late, after the
- * person moved on. `late` settles once such a request was answered or given up by the page.
+ * person moved on. `late()` settles once such a request was answered or given up by the page.
+ * `stop()` (in a `finally`) lets every held request go and waits until its handler is done: a
+ * request left paused in its handler outlives the test, and closing the page can wait on it.
  */
-async function holdRequests(page: Page, url: RegExp): Promise<{ release(): void; late: Promise<void>; stop(): Promise<void> }> {
+async function holdRequests(page: Page, url: RegExp): Promise<{ release(): void; late(): Promise<void>; stop(): Promise<void> }> {
   let release = () => {}
   const held = new Promise<void>((resolve) => (release = resolve))
-  const late = new Promise<void>((resolve) => {
-    const done = (request: Request) => {
-      if (url.test(request.url())) resolve()
-    }
-    page.on('requestfinished', done)
-    page.on('requestfailed', done)
-  })
-  await page.route(url, async (route) => {
+  let settled = () => {}
+  const late = new Promise<void>((resolve) => (settled = resolve))
+  const done = (request: Request) => {
+    if (url.test(request.url())) settled()
+  }
+  page.on('requestfinished', done)
+  page.on('requestfailed', done)
+  const handler = async (route: Route) => {
     await held
     // The page may have aborted it meanwhile: then there is nothing to continue.
     await route.continue().catch(() => {})
-  })
+  }
+  await page.route(url, handler)
   const stop = async () => {
     release()
-    await page.unroute(url)
+    page.off('requestfinished', done)
+    page.off('requestfailed', done)
+    await within('letting the held requests go', page.unrouteAll({ behavior: 'wait' }))
   }
-  return { release, late, stop }
+  return { release, late: () => within(`the held request to ${String(url)} settling`, late), stop }
 }
 
 describe('the console, plants, in a real browser', { skip: browserMissing }, () => {
@@ -73,8 +81,11 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         await page.goto(`${fx.service.url}/console`)
       })
       after(async () => {
-        await page?.close()
-        await fx?.close()
+        try {
+          await closePage(page, `the ${kind} tab`)
+        } finally {
+          await fx?.close()
+        }
       })
 
       const rows = () => page.getByRole('region', { name: 'Plants' }).locator('tbody tr')
@@ -259,7 +270,7 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
           await page.getByRole('button', { name: 'Show' }).click()
           await shown(firstPage)
           release()
-          await late
+          await late()
           await settle()
           assert.deepEqual(await idsShown(), firstPage, 'the answer for page 2, which came last, did not render')
         } finally {
@@ -272,18 +283,22 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         try {
           await other.goto(`${fx.service.url}/console`)
           await signIn(other, fx.adminToken)
-          const { release, late } = await holdRequests(other, /\/webhooks\/wh_slow$/)
-          await other.evaluate("location.hash = '#/webhooks/wh_slow'")
-          await other.getByRole('link', { name: 'Webhooks' }).click()
-          await other.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor()
-          await other.getByRole('link', { name: 'Plants' }).click()
-          await other.getByRole('heading', { level: 1, name: 'Plants' }).waitFor()
-          release()
-          await late
-          await settle()
-          assert.deepEqual(await other.getByRole('heading', { level: 1 }).allInnerTexts(), ['Plants'])
+          const { release, late, stop } = await holdRequests(other, /\/webhooks\/wh_slow$/)
+          try {
+            await other.evaluate("location.hash = '#/webhooks/wh_slow'")
+            await other.getByRole('link', { name: 'Webhooks' }).click()
+            await other.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor()
+            await other.getByRole('link', { name: 'Plants' }).click()
+            await other.getByRole('heading', { level: 1, name: 'Plants' }).waitFor()
+            release()
+            await late()
+            await settle()
+            assert.deepEqual(await other.getByRole('heading', { level: 1 }).allInnerTexts(), ['Plants'])
+          } finally {
+            await stop()
+          }
         } finally {
-          await other.close()
+          await closePage(other, 'the second tab')
         }
       })
 
@@ -364,13 +379,12 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
           assert.equal(await other.getByRole('button', { name: 'Sign out' }).count(), 0)
           await assertAccessible(other, 'the sign-in view after the session ended')
         } finally {
-          await other.close()
+          await closePage(other, "the revoked token's tab")
         }
       })
 
       test('signing out forgets the token; a read-only token is offered no create, change, delete or webhooks', async () => {
-        await page.getByRole('button', { name: 'Sign out' }).click()
-        await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
+        await signOut(page)
         assert.deepEqual((await storageOf(page)).session, [])
         await page.reload()
         await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
@@ -382,7 +396,7 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         assert.equal(await page.getByRole('button', { name: /^Delete/ }).count(), 0)
         assert.equal(await page.getByRole('link', { name: 'Webhooks' }).count(), 0)
         await assertAccessible(page, 'the read-only plants view')
-        await page.getByRole('button', { name: 'Sign out' }).click()
+        await signOut(page)
       })
 
       test('a malformed address, loaded or followed, shows Nothing here', async () => {
@@ -392,24 +406,24 @@ describe('the console, plants, in a real browser', { skip: browserMissing }, () 
         await page.reload()
         await page.getByRole('heading', { level: 1, name: 'Nothing here' }).waitFor()
         assert.equal(await page.getByRole('button', { name: 'Sign out' }).count(), 1)
-        await page.getByRole('button', { name: 'Sign out' }).click()
+        await signOut(page)
       })
 
       test('signing in lands on the first view the token may use', async () => {
         await signIn(page, await fx.token('hooks', '--scope', 'webhooks:manage'), 'Webhooks')
-        await page.getByRole('button', { name: 'Sign out' }).click()
+        await signOut(page)
         await signIn(page, await fx.token('writer', '--scope', 'plants:write'))
         assert.equal(await page.getByRole('link', { name: 'Plants' }).count(), 1)
         assert.equal(await page.getByRole('button', { name: 'Add plant' }).count(), 1)
         assert.equal(await page.getByRole('heading', { level: 1, name: 'Nothing here' }).count(), 0)
         await assertAccessible(page, 'the write-only plants view')
-        await page.getByRole('button', { name: 'Sign out' }).click()
+        await signOut(page)
       })
 
       test('an admin sees every owner’s plants', async () => {
         await signIn(page, fx.adminToken)
         await page.getByRole('cell', { name: BIG_ID, exact: true }).waitFor()
-        await page.getByRole('button', { name: 'Sign out' }).click()
+        await signOut(page)
       })
     })
   }

@@ -9,8 +9,10 @@ import {
   assertAccessible,
   assertFitsWidth,
   browserMissing,
+  closePage,
   openBrowser,
   signIn,
+  signOut,
   storageOf,
 } from './helpers/browser.js'
 import { type ServiceFixture, startFixture } from './helpers/fixture.js'
@@ -56,9 +58,12 @@ describe('the console, webhooks, in a real browser', { skip: browserMissing }, (
         await signIn(page, fx.adminToken, 'Webhooks')
       })
       after(async () => {
-        await page?.close()
-        await receiver?.close()
-        await fx?.close()
+        try {
+          await closePage(page, `the ${kind} tab`)
+        } finally {
+          await receiver?.close()
+          await fx?.close()
+        }
       })
 
       const status = () => page.getByRole('status').first()
@@ -207,7 +212,7 @@ describe('the console, webhooks, in a real browser', { skip: browserMissing }, (
           await signIn(shared, fx.adminToken, `Delivery ${failedId}`)
           await shared.getByText('503', { exact: true }).waitFor()
         } finally {
-          await shared.close()
+          await closePage(shared, 'the tab opened at the shared address')
         }
       })
 
@@ -290,8 +295,7 @@ describe('the console, webhooks, in a real browser', { skip: browserMissing }, (
           .getByText(`${receiver.url('/down')} was unsubscribed.`)
           .waitFor()
         assert.equal((await fx.api.request('GET', `/webhooks/${subscriptionId}`, { token: fx.adminToken })).status, 404)
-        await page.getByRole('button', { name: 'Sign out' }).click()
-        await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
+        await signOut(page)
       })
     })
   }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM, launchChromium } from '../../support/browser.js'
+import { within } from './within.js'
 
 /** Why the browser tests cannot run here, or false; under CI a missing browser is a failure. */
 export const browserMissing = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`
@@ -19,6 +20,7 @@ export interface ConsoleBrowser {
   violations: string[]
   /** A new tab (its own sessionStorage), watched for outside requests and CSP reports. */
   newPage(): Promise<Page>
+  /** Closes the browser, or fails within 30 s saying so. */
   close(): Promise<void>
 }
 
@@ -47,8 +49,13 @@ export async function openBrowser(origins: () => string[], timezoneId?: string):
       })
       return page
     },
-    close,
+    close: () => within('closing the browser', close()),
   }
+}
+
+/** Closes a tab, or fails within 30 s naming it (`what`) rather than waiting for the test timeout. */
+export async function closePage(page: Page | undefined, what: string): Promise<void> {
+  if (page !== undefined) await within(`closing ${what}`, page.close())
 }
 
 interface AxeResult {
@@ -84,6 +91,17 @@ export async function signIn(page: Page, token: string, landing = 'Plants'): Pro
   await page.getByLabel('Token').fill(token)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('heading', { level: 1, name: landing }).waitFor()
+}
+
+/**
+ * Signs out and waits for the fresh load that signing out makes (`location.replace`): a page
+ * closed while that navigation commits can keep `page.close()` waiting for ever, as Chromium
+ * may acknowledge the close and then drop it.
+ */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
+  await page.waitForLoadState()
 }
 
 /** What the page keeps where: the token must be in sessionStorage only. */
