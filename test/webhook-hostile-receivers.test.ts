@@ -22,10 +22,10 @@ interface Delivery {
 /**
  * A receiver on 127.0.0.1 that answers every request with exactly `answer`'s bytes and closes
  * (or, `keepOpen`, leaves the connection open after them): status lines and bodies no HTTP
- * server library would write.
+ * server library would write. An answer in parts is written one part each 100 ms.
  */
 async function withRawReceiver(
-  answer: Buffer,
+  answer: Buffer | Buffer[],
   work: (url: string, requests: () => number) => Promise<void>,
   { keepOpen = false } = {},
 ): Promise<void> {
@@ -42,8 +42,16 @@ async function withRawReceiver(
       if (Buffer.byteLength(head.slice(head.indexOf('\r\n\r\n') + 4), 'latin1') < length) return
       head = ''
       requests++
-      if (keepOpen) socket.write(answer)
-      else socket.end(answer)
+      const parts = Array.isArray(answer) ? answer : [answer]
+      const write = (index: number) => {
+        const part = parts[index] ?? Buffer.alloc(0)
+        if (index < parts.length - 1) {
+          socket.write(part)
+          setTimeout(() => write(index + 1), 100)
+        } else if (keepOpen) socket.write(part)
+        else socket.end(part)
+      }
+      write(0)
     })
     socket.on('error', () => socket.destroy())
   })
@@ -166,6 +174,87 @@ for (const kind of STORE_KINDS) {
     })
   })
 }
+
+const BAD_CHUNK = 'ZZZZ\r\nnope\r\n'
+const chunkedHead = (statusLine: string) => `${statusLine}\r\ntransfer-encoding: chunked\r\n\r\n`
+
+/** The status line and headers are the answer: a body that breaks after them does not change it. */
+const brokenBodies: [string, Buffer | Buffer[], string, number][] = [
+  [
+    'a 200 whose chunked body has a bad chunk size 100 ms later',
+    [Buffer.from(chunkedHead('HTTP/1.1 200 OK')), Buffer.from(BAD_CHUNK)],
+    'delivered',
+    1,
+  ],
+  [
+    'a 200 followed by bytes after its content-length body',
+    Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nokEXTRA-GARBAGE'),
+    'delivered',
+    1,
+  ],
+  ['a 200 whose bad chunk size comes with its headers', Buffer.from(chunkedHead('HTTP/1.1 200 OK') + BAD_CHUNK), 'delivered', 1],
+  ['a 500 whose chunked body has a bad chunk size', [Buffer.from(chunkedHead('HTTP/1.1 500 Oops')), Buffer.from(BAD_CHUNK)], 'failed', 2],
+  [
+    'a 500 followed by bytes after its content-length body',
+    Buffer.from('HTTP/1.1 500 Oops\r\ncontent-length: 2\r\n\r\nnoEXTRA-GARBAGE'),
+    'failed',
+    2,
+  ],
+]
+
+describe('webhook receivers whose body breaks after the status, on sqlite', () => {
+  let fx: InProcessFixture
+  let nextId = 562_000n
+  before(async () => {
+    fx = await buildFixture('sqlite', ENV)
+  })
+  after(async () => {
+    await fx.close()
+  })
+
+  const deliveryOf = async (url: string, name: string): Promise<{ event: Delivery; tookMs: number }> => {
+    const token = await fx.token(name, ...MANAGE)
+    const subscribed = await fx.api.request<{ id: string }>('POST', '/webhooks', { token, json: { url } })
+    assert.equal(subscribed.status, 201, subscribed.text)
+    const id = nextId++
+    const startedAt = performance.now()
+    assert.equal((await fx.api.createPlant(token, { id, name: `plant ${id}` })).status, 200)
+    for (let tries = 0; tries < 100; tries++) {
+      const answer = await fx.api.request<Delivery[]>('GET', `/webhooks/${subscribed.body.id}/deliveries`, { token })
+      assert.equal(answer.status, 200, answer.text)
+      const [event] = answer.body
+      if (event !== undefined && event.state !== 'pending') return { event, tookMs: performance.now() - startedAt }
+      await pause(100)
+    }
+    assert.fail('the event did not settle within 10 s')
+  }
+
+  brokenBodies.forEach(([name, answer, state, attempts], index) => {
+    test(`${name} is ${state} with its status recorded, after ${attempts} attempt(s)`, async () => {
+      await withRawReceiver(
+        answer,
+        async (url, requests) => {
+          const { event } = await deliveryOf(url, `broken-body-${index}`)
+          const status = state === 'delivered' ? 200 : 500
+          assert.deepEqual([event.state, event.attempts, event.lastStatus], [state, attempts, status], JSON.stringify(event))
+          assert.equal(requests(), attempts)
+        },
+        { keepOpen: true },
+      )
+    })
+  })
+
+  test('a 101 Switching Protocols is failed at once with lastStatus 101, not "no answer"', async () => {
+    const switching = Buffer.from('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\n\r\n')
+    await withRawReceiver(switching, async (url, requests) => {
+      const { event, tookMs } = await deliveryOf(url, 'switching-protocols')
+      assert.deepEqual([event.state, event.attempts, event.lastStatus], ['failed', 2, 101], JSON.stringify(event))
+      assert.match(event.lastError ?? '', /^HTTP 101: .*switch/i)
+      assert.equal(requests(), 2)
+      assert.ok(tookMs < Number(ENV.WEBHOOK_TIMEOUT_MS), `settled after ${Math.round(tookMs)} ms: a slot was held`)
+    })
+  })
+})
 
 /** A short timeout: a silent receiver holds an attempt slot this long. */
 const SILENT_TIMEOUT_MS = 1_500

@@ -1,5 +1,6 @@
 import http from 'node:http'
 import https from 'node:https'
+import type { Duplex } from 'node:stream'
 import ipaddr from 'ipaddr.js'
 import type { AddressPolicy } from './address-policy.js'
 import { signature } from './secrets.js'
@@ -102,19 +103,30 @@ export class Sender implements AttemptSender {
         request.destroy()
         settle({ error: `no answer within ${this.timeoutMs} ms`, blocked: false })
       }, this.timeoutMs)
-      request.on('error', (error: NodeJS.ErrnoException) => settle({ error: error.message, blocked: error.code === 'EBLOCKED' }))
+      /** Set once the status line and headers are in: they are the answer, whatever the body does. */
+      let answered: (() => void) | null = null
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A body that breaks (a bad chunk, bytes after it) comes after the answer, and does not replace it.
+        if (answered !== null) answered()
+        else settle({ error: error.message, blocked: error.code === 'EBLOCKED' })
+      })
+      // Node hands a 101 to an 'upgrade' listener and, without one, drops it unanswered.
+      request.on('upgrade', (response: http.IncomingMessage, socket: Duplex) => {
+        socket.destroy()
+        settle({ status: response.statusCode ?? 101, retryAfterS: null, answer: 'switching protocols, which does not take a webhook' })
+      })
       request.on('response', (response) => {
         let answer = ''
         const status = response.statusCode ?? 0
         // Node's client takes any three digits (999, 000): outside 100-599 it is no HTTP answer.
-        const done = () => {
+        const done = (answered = () => {
           if (status < 100 || status > 599)
             settle({
               error: `the receiver answered status ${String(status).padStart(3, '0')}, which is not an HTTP status`,
               blocked: false,
             })
           else settle({ status, retryAfterS: retryAfterOf(response.headers['retry-after'], Date.now()), answer })
-        }
+        })
         // The answer is in: a body that never ends (or trickles) is cut, and the status stands.
         clearTimeout(timer)
         timer = setTimeout(
