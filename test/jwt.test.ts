@@ -220,6 +220,38 @@ describe("the provider's keys", () => {
     }
   })
 
+  test('a discovered JWKS answering a junk 200, then a 302: the warning names its URL and status, each a failed fetch', async () => {
+    let jwksAnswer: 'junk' | 'redirect' = 'junk'
+    const server = createServer((request, response) => {
+      if (request.url === '/.well-known/openid-configuration')
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }))
+      else if (jwksAnswer === 'junk') response.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":"nope"}')
+      else response.writeHead(302, { location: `${issuer}/elsewhere` }).end()
+    }).listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const warnings: Record<string, unknown>[] = []
+    const authenticator = new JwtAuthenticator(jwtConfig(issuer), Date.now, 20, (details) => warnings.push(details))
+    const registry = new Registry()
+    authenticator.registerMetrics(registry)
+    const unavailable = (error: Error & { statusCode?: number }) => error.statusCode === 503
+    try {
+      await assert.rejects(Promise.resolve(authenticator.authenticate(await forgeWithKid(issuer, 'any'))), unavailable)
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      jwksAnswer = 'redirect'
+      await assert.rejects(Promise.resolve(authenticator.authenticate(await forgeWithKid(issuer, 'other'))), unavailable)
+      assert.deepEqual(warnings, [
+        { url: `${issuer}/jwks`, status: 200, reason: 'JSON Web Key Set malformed' },
+        { url: `${issuer}/jwks`, status: 302, reason: 'unexpected redirect' },
+      ])
+      const metrics = await registry.metrics()
+      assert.match(metrics, /^jwks_fetches_total\{result="success"\} 1$/m, 'the discovery only')
+      assert.match(metrics, /^jwks_fetches_total\{result="failure"\} 2$/m)
+    } finally {
+      server.close()
+    }
+  })
+
   test('a key of the JWKS that cannot be imported: its tokens get 401, and a key published next is fetched at once', async () => {
     const refetchAfterMs = 1_000
     const unusable = offCurveKey('off-curve')

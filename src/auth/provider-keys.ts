@@ -60,6 +60,8 @@ export class ProviderKeys {
   private remote: RemoteJWKSet | null = null
   /** The discovery and set-up under way: concurrent first requests wait on this one. */
   private connecting: Promise<RemoteJWKSet> | null = null
+  /** JWT_JWKS_URL, or the one discovery named: the URL a failure names. */
+  private keysUrl: string | null = null
   private refreshing = false
   private failedAt: number | null = null
   private fetchedAt: number | null = null
@@ -101,22 +103,47 @@ export class ProviderKeys {
     this.onStateChange(problem)
   }
 
-  /** Every fetch of the provider (discovery and keys), counted by outcome, its problem kept. */
-  private readonly fetchCounted = async (input: string, init: RequestInit): Promise<Response> => {
+  /**
+   * Every fetch of the provider (discovery and keys), counted by outcome, its problem kept. A 200
+   * whose body `unusable` finds fault with is a failure too: it brought nothing to use. A
+   * redirect is never followed, and is told with its status.
+   */
+  private async fetchCounted(input: string, init: RequestInit, unusable: (body: unknown) => string | null): Promise<Response> {
+    let response: Response
     try {
-      const response = await fetch(input, { ...init, redirect: 'error' })
-      this.onFetch(response.ok ? 'success' : 'failure')
-      if (response.ok) {
-        this.fetchedAt = this.now()
-        this.unseenFetch = true
-      }
-      this.lastProblem = response.ok ? null : { url: shown(input), status: response.status, reason: response.statusText || 'not 200' }
-      return response
+      response = await fetch(input, { ...init, redirect: 'manual' })
     } catch (error) {
       this.onFetch('failure')
       this.lastProblem = { url: shown(input), status: null, reason: reasonOf(error) }
       throw error
     }
+    const text = response.ok ? await response.text() : ''
+    let reason: string | null
+    if (!response.ok) reason = response.status >= 300 && response.status < 400 ? 'unexpected redirect' : response.statusText || 'not 200'
+    else {
+      try {
+        reason = unusable(JSON.parse(text))
+      } catch {
+        reason = 'not JSON'
+      }
+    }
+    this.onFetch(reason === null ? 'success' : 'failure')
+    this.lastProblem = reason === null ? null : { url: shown(input), status: response.status, reason }
+    if (!response.ok) return response
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+
+  /** jose's fetch of the keys: a key set kept fresh only when it is one. */
+  private readonly fetchKeys = async (input: string, init: RequestInit): Promise<Response> => {
+    const response = await this.fetchCounted(input, init, (body) => {
+      const keys = (body as { keys?: unknown } | null)?.keys
+      return Array.isArray(keys) && keys.every((key) => typeof key === 'object' && key !== null) ? null : 'JSON Web Key Set malformed'
+    })
+    if (this.lastProblem === null) {
+      this.fetchedAt = this.now()
+      this.unseenFetch = true
+    }
+    return response
   }
 
   private recentlyFailed(): boolean {
@@ -139,7 +166,7 @@ export class ProviderKeys {
 
   private failed(error: unknown): void {
     this.failedAt = this.now()
-    this.report(this.lastProblem ?? { url: shown(this.jwksUrl ?? this.issuer), status: null, reason: reasonOf(error) })
+    this.report(this.lastProblem ?? { url: shown(this.keysUrl ?? this.jwksUrl ?? this.issuer), status: null, reason: reasonOf(error) })
   }
 
   /**
@@ -219,21 +246,23 @@ export class ProviderKeys {
 
   private async connect(): Promise<RemoteJWKSet> {
     const url = this.jwksUrl ?? (await this.discoverJwksUrl())
+    this.keysUrl = url
     return createRemoteJWKSet(new URL(url), {
       cooldownDuration: this.refetchAfterMs,
       cacheMaxAge: this.maxAgeMs,
       timeoutDuration: FETCH_TIMEOUT_MS,
-      [customFetch]: this.fetchCounted,
+      [customFetch]: this.fetchKeys,
     })
   }
 
   /** `jwks_uri` of `{issuer}/.well-known/openid-configuration`. */
   private async discoverJwksUrl(): Promise<string> {
     const url = `${this.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`
-    const response = await this.fetchCounted(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) })
-    if (!response.ok) throw new Error(`discovery answered ${response.status}`)
-    const { jwks_uri: jwksUri } = (await response.json()) as { jwks_uri?: unknown }
-    if (typeof jwksUri !== 'string') throw new Error('discovery document without jwks_uri')
-    return jwksUri
+    const jwksUriOf = (body: unknown) => (body as { jwks_uri?: unknown } | null)?.jwks_uri
+    const response = await this.fetchCounted(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }, (body) =>
+      typeof jwksUriOf(body) === 'string' ? null : 'discovery document without jwks_uri',
+    )
+    if (this.lastProblem !== null) throw new Error(this.lastProblem.reason)
+    return jwksUriOf(await response.json()) as string
   }
 }
