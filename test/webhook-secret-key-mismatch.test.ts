@@ -59,11 +59,11 @@ test('a start refuses, making no key, when the sealed secrets have no key or a k
     const { env, keyFile } = await sealedDatabase(folder.path)
     renameSync(keyFile, `${keyFile}.aside`)
     const missing = await refusal(env)
-    assert.match(missing, /plantstore: cannot start: .*sealed/)
+    assert.match(missing, /plantstore: cannot start: 1 webhook subscription has its secrets sealed and there is no key/)
     assert.equal(existsSync(keyFile), false, 'no new key is made over sealed secrets')
 
     writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 })
-    assert.match(await refusal(env), /plantstore: cannot start: .*opens none/)
+    assert.match(await refusal(env), /plantstore: cannot start: .*opens none of the sealed secrets of 1 webhook subscription:/)
     assert.match(
       await refusal({ ...env, WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') }),
       /plantstore: cannot start: .*opens none/,

@@ -22,10 +22,12 @@ const opens = (key: Buffer, sealed: string): boolean => {
  */
 export function checkSecretKey(sealed: readonly string[], key: Buffer | null, missing: string): void {
   if (sealed.length === 0) return
-  if (key === null) throw new Error(`${sealed.length} webhook subscription secrets are sealed and there is no key: ${missing}`)
+  // One current secret per subscription is checked: the count is of subscriptions, not of secrets.
+  const subscriptions = sealed.length === 1 ? '1 webhook subscription' : `${sealed.length} webhook subscriptions`
+  if (key === null)
+    throw new Error(`${subscriptions} ${sealed.length === 1 ? 'has its' : 'have their'} secrets sealed and there is no key: ${missing}`)
   if (!sealed.some((one) => opens(key, one)))
     throw new Error(
-      `the webhook secret key opens none of the ${sealed.length} sealed subscription secrets: ` +
-        `give the key they were sealed with (${missing})`,
+      `the webhook secret key opens none of the sealed secrets of ${subscriptions}: ` + `give the key they were sealed with (${missing})`,
     )
 }
