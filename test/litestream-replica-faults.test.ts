@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { chmodSync, chownSync, mkdirSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
@@ -9,7 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { ReplicationLag } from '../src/replication/replication-lag.js'
 import { LITESTREAM, LITESTREAM_CONFIG } from '../support/litestream.js'
 import { pause } from '../support/receiver.js'
-import { REPO_ROOT, tempFolder } from '../support/service.js'
+import { REPO_ROOT, startService, tempFolder } from '../support/service.js'
 import { Api } from './helpers/api.js'
 
 // The service under `litestream replicate -exec` (Litestream 0.3.13, as the image runs it) with
@@ -281,6 +282,47 @@ describe('plantstore_replication_lag_seconds on a healthy replica', { skip }, ()
 })
 
 describe('plantstore_replication_lag_seconds while Litestream cannot be read', () => {
+  test('an endless body at LITESTREAM_METRICS_ADDR is read no further than 1 MiB: /metrics and /healthz stay fast', async () => {
+    // A line of 1 MB each millisecond, regardless of the reader, until 300 MB or the client leaves.
+    const line = `${'a'.repeat(1_000_000)}\n`
+    const endless = createHttpServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' })
+      let sent = 0
+      const timer = setInterval(() => (++sent > 300 || response.destroyed ? response.end() : response.write(line)), 1)
+      response.on('close', () => clearInterval(timer))
+      request.on('close', () => clearInterval(timer))
+    }).listen(0, '127.0.0.1')
+    await once(endless, 'listening')
+    const folder = tempFolder()
+    const service = await startService({
+      DATABASE_URL: `sqlite:${join(folder.path, 'plantstore.db')}`,
+      LITESTREAM_METRICS_ADDR: `127.0.0.1:${(endless.address() as { port: number }).port}`,
+    })
+    try {
+      const timings: number[] = []
+      for (let read = 0; read < 10; read++) {
+        for (const path of ['/metrics', '/healthz']) {
+          const since = performance.now()
+          const response = await fetch(`${service.url}${path}`)
+          await response.text()
+          timings.push(Math.round(performance.now() - since))
+        }
+        await pause(300)
+      }
+      const metrics = await (await fetch(`${service.url}/metrics`)).text()
+      console.log(`# /metrics and /healthz against an endless Litestream body: ${timings.join(', ')} ms`)
+      assert.ok(Math.max(...timings) < 500, `each answered within 500 ms: ${timings.join(', ')} ms`)
+      assert.match(metrics, /^plantstore_replication_lag_seconds [1-9]/m, 'the lag grows: nothing is known to be replicated')
+      const warning = await service.waitForLog((log) => /larger than 1 MiB/.test(log))
+      assert.match(warning, /"reason":"answered a body larger than 1 MiB".*"Litestream's metrics cannot be read/)
+    } finally {
+      await service.stop()
+      endless.closeAllConnections()
+      endless.close()
+      folder.remove()
+    }
+  })
+
   test('it grows from the first failed read, with one warning naming the URL and why, not one per read', async () => {
     const url = `http://127.0.0.1:${await freePort()}/metrics`
     let now = 1_000_000

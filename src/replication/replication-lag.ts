@@ -3,6 +3,24 @@ import type { HasMetrics } from '../observability/metrics.js'
 
 const POLL_EVERY_MS = 1_000
 const POLL_TIMEOUT_MS = 900
+/** Litestream's metrics are a few KiB: a larger answer is not Litestream's, and is not read on. */
+const MAX_BODY_BYTES = 1024 * 1024
+
+/** The body as text, or an error once it passes `MAX_BODY_BYTES`. */
+async function boundedText(response: Response): Promise<string> {
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel()
+      throw new Error('answered a body larger than 1 MiB')
+    }
+    chunks.push(read.value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
 
 /** What Litestream's /metrics says of one database: the shadow WAL's position and its replicas'. */
 export interface LitestreamState {
@@ -112,7 +130,7 @@ export class ReplicationLag implements HasMetrics {
     try {
       const response = await fetch(this.metricsUrl, { signal: AbortSignal.timeout(POLL_TIMEOUT_MS), redirect: 'error' })
       if (!response.ok) throw new Error(`answered ${response.status}`)
-      state = litestreamStateOf(await response.text(), this.databasePath)
+      state = litestreamStateOf(response.body === null ? '' : await boundedText(response), this.databasePath)
     } catch (error) {
       this.unreadableSince ??= at
       this.report(reasonOf(error))
