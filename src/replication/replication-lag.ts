@@ -28,6 +28,8 @@ export interface LitestreamState {
   startedAt: string
   shadowIndex: number
   shadowSize: number
+  /** litestream_total_wal_bytes: grows with each WAL copy Litestream takes of the database's writes. */
+  walBytes: number
   /** Per replica name: the last WAL index and offset it wrote; missing until its first write since Litestream started. */
   replicas: Map<string, { index: number; offset: number }>
 }
@@ -67,6 +69,7 @@ export function litestreamStateOf(text: string, databasePath: string): Litestrea
     startedAt: String(all.get('process_start_time_seconds')?.[0]?.[1]),
     shadowIndex,
     shadowSize,
+    walBytes: one('litestream_total_wal_bytes') ?? 0,
     replicas,
   }
 }
@@ -80,7 +83,8 @@ const reasonOf = (error: unknown) => {
 /**
  * `plantstore_replication_lag_seconds`, read from Litestream's metrics every second: 0 when the
  * replica's position (WAL index, offset) changed at or after the last change of Litestream's
- * shadow WAL (index, size), that is when the replica took writes since the database last wrote;
+ * shadow WAL (its index, or the WAL bytes it copied), that is when the replica took writes
+ * since the database last wrote;
  * else the time since the oldest database change it has not followed (from the read before that
  * change was seen, so up to a second early). While Litestream cannot be read, it grows from the
  * first failed read, as nothing is known to be replicated.
@@ -145,9 +149,10 @@ export class ReplicationLag implements HasMetrics {
     const previous = this.previous?.startedAt === state.startedAt ? this.previous : null
     // Litestream (re)started: nothing is known to be missing yet.
     if (previous === null) this.behindSince.clear()
-    // Positions are only compared with their own earlier values: litestream_shadow_wal_size counts
-    // the shadow WAL files Litestream still keeps, not the replica's offset once the WAL rolls over.
-    const databaseMoved = previous !== null && (previous.shadowIndex !== state.shadowIndex || previous.shadowSize !== state.shadowSize)
+    // Positions are only compared with their own earlier values. litestream_shadow_wal_size counts
+    // the shadow WAL files Litestream still keeps (it drops when old ones are removed), so the
+    // database's writes are read from litestream_total_wal_bytes, the bytes it copied.
+    const databaseMoved = previous !== null && (previous.shadowIndex !== state.shadowIndex || previous.walBytes !== state.walBytes)
     for (const [name, position] of state.replicas) {
       const before = previous?.replicas.get(name)
       const replicaMoved = before === undefined || before.index !== position.index || before.offset !== position.offset
