@@ -31,6 +31,31 @@ describe('configuration', () => {
     ['PG_PREPARED_STATEMENTS', { DATABASE_URL: 'postgres://127.0.0.1:1/plants', PG_PREPARED_STATEMENTS: 'no' }],
     ['DATABASE_READ_URL', { DATABASE_URL: 'postgres://127.0.0.1:1/plants', DATABASE_READ_URL: 'mysql://replica/plants' }],
   ]
+  // Forms Litestream 0.3.13 reads as another folder than a file URL means (it neither decodes
+  // percent signs nor drops a host, a query or a fragment, and resolves file:rel in its own directory).
+  for (const url of [
+    'file:///srv/my%20replica',
+    'file://localhost/srv/replica',
+    'file:replica',
+    'file:./replica',
+    'FILE:///srv/replica',
+    'File:///srv/replica',
+    'file:///srv/replica?x=1',
+    'file:///srv/replica#frag',
+  ]) {
+    test(`LITESTREAM_REPLICA_URL=${url} stops serve with one line saying to write file:///ABSOLUTE/PATH`, async () => {
+      const folder = tempFolder()
+      try {
+        const result = await runCli(['serve'], { DATABASE_URL: `sqlite:${folder.path}/plantstore.db`, LITESTREAM_REPLICA_URL: url })
+        assert.notEqual(result.code, 0)
+        const lines = result.stderr.trim().split('\n')
+        assert.equal(lines.length, 1, result.stderr)
+        assert.match(lines[0] ?? '', /LITESTREAM_REPLICA_URL: .*write file:\/\/\/ABSOLUTE\/PATH/)
+      } finally {
+        folder.remove()
+      }
+    })
+  }
   for (const [variable, env] of badSettings) {
     test(`${variable}=${env[variable]} stops serve with a non-zero exit and one line naming ${variable}`, async () => {
       const result = await runCli(['serve'], env)

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { DatabaseConfig } from './config.js'
 import { ConfigError } from './errors.js'
 
@@ -13,14 +12,21 @@ export interface ReplicationConfig {
   metricsUrl: string | null
 }
 
-/** A `file://` URL is a folder on this machine (Litestream's `url` takes no bare path); s3:// and the rest are not. */
+/**
+ * A `file:` URL is a folder on this machine (Litestream's `url` takes no bare path); s3:// and the
+ * rest are not. Litestream 0.3.13 takes the folder as the text after `file://`, cleaned: it does
+ * not decode percent signs, keeps a host, a query or a fragment in the path, and reads `file:rel`
+ * from its own directory. Those forms, and a scheme not in lower case, are refused, so the folder
+ * checked is the one Litestream writes.
+ */
 function folderOf(url: string): string | null {
-  if (!url.startsWith('file://')) return null
-  try {
-    return fileURLToPath(url)
-  } catch (error) {
-    throw new ConfigError(`LITESTREAM_REPLICA_URL: ${(error as Error).message}; a file replica is file:///PATH, got '${url}'`)
+  if (!/^file:/i.test(url)) return null
+  if (!url.startsWith('file:///') || /[%?#]/.test(url)) {
+    throw new ConfigError(
+      `LITESTREAM_REPLICA_URL: Litestream would not write the folder this names (no host, relative path, percent sign, ? or #, and a lower-case scheme); write file:///ABSOLUTE/PATH, got '${url}'`,
+    )
   }
+  return resolve(url.slice('file://'.length))
 }
 
 function metricsUrlOf(addr: string): string {
