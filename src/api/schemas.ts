@@ -134,10 +134,15 @@ export const WriteConditionHeaders = Type.Object({
 
 /** The conditions of GET /plants/{id}: If-Match first, then If-None-Match (RFC 9110 section 13.2.2). */
 export const ReadConditionHeaders = Type.Object({
+  // Its example is *, which reads any version: the docs page's "Try it out" sends the example.
   'if-match': Type.Optional(
-    ETAG_LIST(
-      'Read only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 without the plant; evaluated before If-None-Match. A malformed value is a 400.',
-    ),
+    Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description:
+        'Read only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 without the plant; evaluated before If-None-Match. A malformed value is a 400.',
+      examples: ['*'],
+    }),
   ),
   'if-none-match': Type.Optional(
     ETAG_LIST(

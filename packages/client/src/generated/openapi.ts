@@ -1617,7 +1617,7 @@ export interface operations {
             header?: {
                 /**
                  * @description Read only while the plant is at one of these versions: strong tags from ETag ("3"), comma-separated, or * (any version). Otherwise 412 without the plant; evaluated before If-None-Match. A malformed value is a 400.
-                 * @example "3"
+                 * @example *
                  */
                 "if-match"?: string;
                 /**
