@@ -56,6 +56,33 @@ describe('configuration', () => {
       }
     })
   }
+  // A file:/// URL naming a regular file, or a path beneath one: Litestream cannot make its folder there.
+  for (const [name, beneath] of [
+    ['a regular file', ''],
+    ['a path beneath a regular file', '/plantstore'],
+  ]) {
+    test(`LITESTREAM_REPLICA_URL naming ${name} stops serve with one line saying it is not a folder`, async () => {
+      const folder = tempFolder()
+      try {
+        const file = join(folder.path, 'replica')
+        writeFileSync(file, 'not a folder\n')
+        const replica = `${file}${beneath}`
+        const result = await runCli(['serve'], {
+          DATABASE_URL: `sqlite:${folder.path}/plantstore.db`,
+          LITESTREAM_REPLICA_URL: `file://${replica}`,
+        })
+        assert.notEqual(result.code, 0)
+        const lines = result.stderr.trim().split('\n')
+        assert.equal(lines.length, 1, result.stderr)
+        assert.equal(
+          lines[0],
+          `plantstore: cannot start: LITESTREAM_REPLICA_URL: the replica ${replica} cannot be written: ${file} is a file, not a folder; nothing would be replicated`,
+        )
+      } finally {
+        folder.remove()
+      }
+    })
+  }
   for (const [variable, env] of badSettings) {
     test(`${variable}=${env[variable]} stops serve with a non-zero exit and one line naming ${variable}`, async () => {
       const result = await runCli(['serve'], env)

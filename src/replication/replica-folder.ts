@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync } from 'node:fs'
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
 /** The folder itself, or the nearest folder above it that exists: where Litestream must write first. */
@@ -11,11 +11,20 @@ function nearestExisting(path: string): string {
 /**
  * Refuses a `file` replica that Litestream could not write: it would log "monitor error …
  * permission denied" at each sync while the service served without replication. Names the
- * replica, the folder that refuses and why (a volume owned by root, or mounted read-only).
+ * replica, the folder that refuses and why (a volume owned by root, or mounted read-only, or a
+ * file where the folder would be).
  */
 export function checkReplicaFolder(replica: string): void {
   // Litestream writes the generations beneath the replica folder, which it makes when missing.
   const folder = nearestExisting(join(replica, 'generations'))
+  // A file where a folder must be (the URL names a file, or a path beneath one) refuses with
+  // ENOTDIR, not EACCES: its access bits say nothing of why.
+  const stats = statSync(folder, { throwIfNoEntry: false })
+  if (stats !== undefined && !stats.isDirectory()) {
+    throw new Error(
+      `LITESTREAM_REPLICA_URL: the replica ${replica} cannot be written: ${folder} is ${stats.isFile() ? 'a file, not a folder' : 'not a folder'}; nothing would be replicated`,
+    )
+  }
   try {
     accessSync(folder, constants.W_OK | constants.X_OK)
   } catch (error) {
