@@ -88,7 +88,11 @@ async function authenticatorFor(
 function replicationLagOf(app: FastifyInstance, config: AppConfig): HasMetrics[] {
   const { replication } = config
   if (replication?.metricsUrl == null) return []
-  const lag = new ReplicationLag(replication.metricsUrl, replication.databasePath, (details, message) => app.log.warn(details, message))
+  // Every worker of WORKERS reads Litestream (the gauge's 'max' across workers needs no one
+  // worker to live on); one logs what it finds at warn, the others at debug.
+  const warn = (details: Record<string, unknown>, message: string) =>
+    replication.warns ? app.log.warn(details, message) : app.log.debug(details, message)
+  const lag = new ReplicationLag(replication.metricsUrl, replication.databasePath, warn)
   lag.start()
   app.addHook('onClose', (_app, done) => {
     lag.stop()

@@ -128,8 +128,8 @@ export async function serve(config: Config): Promise<void> {
           await store.close()
         }
       },
-      // PostgreSQL's claims let every worker deliver; SQLite's are one process's.
-      { oneDeliverer: config.database.kind === 'sqlite' },
+      // PostgreSQL's claims let every worker deliver; SQLite's are one process's, as is Litestream.
+      { oneLead: config.database.kind === 'sqlite' },
     )
   }
   const tracing = await startTracingIfOn(config, logger)

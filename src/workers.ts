@@ -12,20 +12,21 @@ export async function superviseWorkers(
   count: number,
   logger: Logger,
   prepare: () => Promise<void>,
-  { oneDeliverer }: { oneDeliverer: boolean },
+  { oneLead }: { oneLead: boolean },
 ): Promise<void> {
   await prepare()
   answerMetricsRequests()
   const everListened = new WeakSet<Worker>()
   let stopping = false
   let failed = false
-  // On SQLite one worker delivers webhooks (and its replacement after it), the others none.
-  let deliverer: Worker | null = null
+  // On SQLite one worker (and its replacement after it) delivers webhooks and logs Litestream's
+  // warnings; the others do neither. Every worker still reads Litestream for its own lag gauge.
+  let lead: Worker | null = null
 
   const start = () => {
-    const delivers = !oneDeliverer || deliverer === null
-    const worker = cluster.fork(delivers ? {} : { PLANTSTORE_WEBHOOK_DELIVERY: 'off' })
-    if (oneDeliverer && delivers) deliverer = worker
+    const leads = !oneLead || lead === null
+    const worker = cluster.fork(leads ? {} : { PLANTSTORE_WEBHOOK_DELIVERY: 'off', PLANTSTORE_REPLICATION_WARNINGS: 'off' })
+    if (oneLead && leads) lead = worker
     return worker.once('listening', function (this: Worker) {
       everListened.add(this)
     })
@@ -46,7 +47,7 @@ export async function superviseWorkers(
   }
 
   cluster.on('exit', (worker, code, signal) => {
-    if (worker === deliverer) deliverer = null
+    if (worker === lead) lead = null
     if (stopping) {
       if (code !== 0) failed = true
       if (running().length === 0) finish()

@@ -349,4 +349,88 @@ describe('plantstore_replication_lag_seconds while Litestream cannot be read', (
       ],
     )
   })
+
+  test('one warning per change of state, with the first reason: not one per reason text', async () => {
+    // Litestream's address answers late (a timeout), not at all (refused), with 500, or with its metrics.
+    let mode: 'hang' | 'error' | 'ok' = 'hang'
+    const database = '/data/plantstore.db'
+    const body = [
+      `litestream_shadow_wal_index{db="${database}"} 0`,
+      `litestream_shadow_wal_size{db="${database}"} 4152`,
+      `litestream_total_wal_bytes{db="${database}"} 4152`,
+      `litestream_replica_wal_index{db="${database}",name="file"} 0`,
+      `litestream_replica_wal_offset{db="${database}",name="file"} 4152`,
+      'process_start_time_seconds 1.7e+09',
+      '',
+    ].join('\n')
+    const server = createHttpServer((_request, response) => {
+      if (mode === 'error') response.writeHead(500).end()
+      else if (mode === 'ok') response.writeHead(200, { 'content-type': 'text/plain' }).end(body)
+    })
+    const listen = async (port = 0) => {
+      server.listen(port, '127.0.0.1')
+      await once(server, 'listening')
+      return (server.address() as { port: number }).port
+    }
+    const refuse = async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+    const port = await listen()
+    const url = `http://127.0.0.1:${port}/metrics`
+    const warnings: [Record<string, unknown>, string][] = []
+    const lag = new ReplicationLag(url, database, (details, message) => warnings.push([details, message]))
+    try {
+      await lag.poll() // times out
+      await refuse()
+      await lag.poll() // refused
+      await listen(port)
+      await lag.poll() // times out again
+      mode = 'error'
+      await lag.poll() // answered 500
+      mode = 'ok'
+      await lag.poll()
+      await lag.poll()
+      await refuse()
+      await lag.poll() // refused
+      await lag.poll()
+    } finally {
+      server.closeAllConnections()
+      if (server.listening) server.close()
+    }
+    const unreadable = "Litestream's metrics cannot be read: plantstore_replication_lag_seconds grows until they can"
+    assert.deepEqual(
+      warnings.map(([, message]) => message),
+      [unreadable, "Litestream's metrics can be read again", unreadable],
+    )
+    assert.equal(warnings[0]?.[0].reason, 'The operation was aborted due to timeout')
+    // The kept-alive connection closed under the reader, or refused on a new one.
+    assert.match(String(warnings[2]?.[0].reason), new RegExp(`^(other side closed|connect ECONNREFUSED 127\\.0\\.0\\.1:${port})$`))
+  })
+
+  test('with WORKERS=2 one warning is logged, not one per worker, and the lag grows', async () => {
+    const folder = tempFolder()
+    const service = await startService({
+      DATABASE_URL: `sqlite:${join(folder.path, 'plantstore.db')}`,
+      WORKERS: '2',
+      LITESTREAM_METRICS_ADDR: `127.0.0.1:${await freePort()}`,
+    })
+    try {
+      const api = await Api.connect(service.url)
+      // Both workers have started and read Litestream by the time the lag passes 3 s (bounded: 30 s).
+      let seconds = 0
+      for (const since = Date.now(); seconds < 3 && Date.now() - since < 30_000; await pause(250)) {
+        seconds = Number(/^plantstore_replication_lag_seconds (\S+)$/m.exec((await api.request('GET', '/metrics')).text)?.[1])
+      }
+      assert.ok(seconds >= 3, `the lag grows while Litestream cannot be read: ${seconds} s`)
+      await pause(1_000)
+      const listening = service.stdout().match(/Server listening at/g)?.length ?? 0
+      assert.equal(listening, 2, 'both workers serve')
+      const warnings = service.stdout().match(/Litestream's metrics cannot be read/g)?.length ?? 0
+      assert.equal(warnings, 1, service.stdout())
+    } finally {
+      await service.stop()
+      folder.remove()
+    }
+  })
 })

@@ -10,6 +10,12 @@ export interface ReplicationConfig {
   replicaFolder: string | null
   /** Litestream's metrics (LITESTREAM_METRICS_ADDR), read for the replication lag; null = not measured. */
   metricsUrl: string | null
+  /**
+   * Whether this process logs the warnings of reading Litestream: under WORKERS one worker does
+   * (the primary sets PLANTSTORE_REPLICATION_WARNINGS=off in the others), so an outage is one
+   * line, not one per worker.
+   */
+  warns: boolean
 }
 
 /**
@@ -46,5 +52,6 @@ export function parseReplication(env: NodeJS.ProcessEnv, database: DatabaseConfi
     databasePath: resolve(database.path),
     replicaFolder: replicaUrl === null ? null : folderOf(replicaUrl),
     metricsUrl: addr === null ? null : metricsUrlOf(addr),
+    warns: env.PLANTSTORE_REPLICATION_WARNINGS !== 'off',
   }
 }

@@ -96,7 +96,8 @@ export class ReplicationLag implements HasMetrics {
   /** Per replica: since when it has lacked a write, or null while it holds them all. */
   private readonly behindSince = new Map<string, number | null>()
   private unreadableSince: number | null = null
-  private reportedProblem: string | null = null
+  /** Whether the last warning said Litestream cannot be read (and none since said it can). */
+  private warnedUnreadable = false
 
   constructor(
     private readonly metricsUrl: string,
@@ -168,17 +169,20 @@ export class ReplicationLag implements HasMetrics {
     this.previousAt = at
   }
 
-  /** Warns when Litestream cannot be read (and why), and once when it can again: never per read. */
+  /**
+   * Warns once when Litestream becomes unreadable, with the first reason (a timeout, then a
+   * refusal, then a timeout again are one outage, not three), and once when it can be read
+   * again: never per read or per reason.
+   */
   private report(problem: string | null): void {
-    if (problem === this.reportedProblem) return
-    const was = this.reportedProblem
-    this.reportedProblem = problem
+    if ((problem !== null) === this.warnedUnreadable) return
+    this.warnedUnreadable = problem !== null
     if (problem !== null) {
       this.warn(
         { url: this.metricsUrl, reason: problem },
         "Litestream's metrics cannot be read: plantstore_replication_lag_seconds grows until they can",
       )
-    } else if (was !== null) this.warn({ url: this.metricsUrl }, "Litestream's metrics can be read again")
+    } else this.warn({ url: this.metricsUrl }, "Litestream's metrics can be read again")
   }
 
   registerMetrics(registry: Registry): void {
