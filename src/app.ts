@@ -85,14 +85,14 @@ async function authenticatorFor(
 }
 
 /** Litestream's lag behind the database, read while the app runs, when LITESTREAM_METRICS_ADDR names where. */
-function replicationLagOf(app: FastifyInstance, config: AppConfig): HasMetrics[] {
+function replicationLagOf(app: FastifyInstance, config: AppConfig, store: PlantStore): HasMetrics[] {
   const { replication } = config
   if (replication?.metricsUrl == null) return []
   // Every worker of WORKERS reads Litestream (the gauge's 'max' across workers needs no one
   // worker to live on); one logs what it finds at warn, the others at debug.
   const warn = (details: Record<string, unknown>, message: string) =>
     replication.warns ? app.log.warn(details, message) : app.log.debug(details, message)
-  const lag = new ReplicationLag(replication.metricsUrl, replication.databasePath, warn)
+  const lag = new ReplicationLag(replication.metricsUrl, replication.databasePath, warn, Date.now, store.touch?.bind(store) ?? null)
   lag.start()
   app.addHook('onClose', (_app, done) => {
     lag.stop()
@@ -175,7 +175,7 @@ export async function buildApp({ store, logger, config, now = Date.now, tracing 
   if (config.webhooks.deliver)
     pruneEveryMinute(app, 'finished webhook events', config.webhooks.retentionMs, (before, limit) => store.outbox.prune(before, limit))
   const readiness = new ReadinessMetric(() => store.ping())
-  const replicationLag = replicationLagOf(app, config)
+  const replicationLag = replicationLagOf(app, config, store)
   for (const part of [requestMetrics, store, ...authParts, new BacklogMetrics(store.outbox), readiness, ...deliveries, ...replicationLag])
     part.registerMetrics(metrics)
   // The page shows the document's own title, no address bar and no link to where the page

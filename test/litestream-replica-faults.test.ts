@@ -281,6 +281,132 @@ describe('plantstore_replication_lag_seconds on a healthy replica', { skip }, ()
   })
 })
 
+/** A database the user nobody owns, migrated and with a token already: the service's start writes nothing to it. */
+function quietDatabase(parent: string): { database: string; token: string } {
+  const database = join(nobodysFolder(parent, 'data'), 'plantstore.db')
+  const cli = (...args: string[]) => asNobody('env', `DATABASE_URL=sqlite:${database}`, process.execPath, CLI, ...args)
+  const migrated = cli('migrate')
+  assert.equal(migrated.status, 0, migrated.stderr)
+  const token = cli('token', 'create', '--subject', 'quiet')
+  assert.equal(token.status, 0, token.stderr)
+  return { database, token: token.stdout.trim() }
+}
+
+/** The service's address once it listens under Litestream (bounded: 30 s). */
+async function listening(run: UnderLitestream): Promise<string> {
+  for (const since = Date.now(); !/Server listening at/.test(run.output()) && Date.now() - since < 30_000;) await pause(100)
+  const url = /Server listening at (http:\/\/127\.0\.0\.1:[0-9]+)/.exec(run.output())?.[1]
+  assert.ok(url !== undefined, `the service listens: ${run.output()}`)
+  return url
+}
+
+/** plantstore_replication_lag_seconds once a second, `count` times. */
+async function lagEachSecond(url: string, count: number): Promise<number[]> {
+  const readings: number[] = []
+  for (let read = 0; read < count; read++) {
+    await pause(1_000)
+    const text = await (await fetch(`${url}/metrics`)).text()
+    readings.push(Number(/^plantstore_replication_lag_seconds (\S+)$/m.exec(text)?.[1]))
+  }
+  return readings
+}
+
+/**
+ * A first run under Litestream with a healthy `file` replica: it makes the database's generation
+ * (kept beside the file, so a later run of Litestream continues it) and takes a write, then stops
+ * gracefully. The database is quiet from then on.
+ */
+async function replicatedOnce(folder: string): Promise<{ database: string; token: string; replicaUrl: string }> {
+  const { database, token } = quietDatabase(folder)
+  const replicaUrl = pathToFileURL(join(nobodysFolder(folder, 'replica-volume'), 'plantstore')).href
+  const first = serveUnderLitestream({
+    DATABASE_URL: `sqlite:${database}`,
+    LITESTREAM_REPLICA_URL: replicaUrl,
+    LITESTREAM_METRICS_ADDR: `127.0.0.1:${await freePort()}`,
+  })
+  try {
+    const api = await Api.connect(await listening(first))
+    assert.equal((await api.createPlant(token, { id: 1, name: 'replicated' })).status, 200)
+    await pause(2_500)
+  } finally {
+    await first.stop()
+  }
+  return { database, token, replicaUrl }
+}
+
+// Litestream 0.3.13 serves a replica's position (litestream_replica_wal_index) only once it has
+// written a WAL segment since Litestream started. On a new generation that is within a second
+// (its first snapshot and segment); when it continues a generation on a quiet database, it writes
+// nothing until the database does: a healthy replica and one that refuses every write then serve
+// the same series, and only a write tells them apart.
+describe('plantstore_replication_lag_seconds for a replica that has taken nothing since Litestream started', { skip }, () => {
+  test('an S3 replica refusing its credential after a restart: the lag grows while the database is quiet', async () => {
+    // An S3 endpoint that refuses every request as a wrong access key, as S3 does.
+    const requests: string[] = []
+    const s3 = createHttpServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`)
+      response.writeHead(403, { 'content-type': 'application/xml' })
+      response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidAccessKeyId</Code><Message>no such key</Message></Error>')
+    }).listen(0, '127.0.0.1')
+    await once(s3, 'listening')
+    const folder = tempFolder()
+    chmodSync(folder.path, 0o755)
+    const { database } = await replicatedOnce(folder.path)
+    // Restarted with the replica moved to an S3 store whose key is wrong.
+    const litestreamAddr = `127.0.0.1:${await freePort()}`
+    const run = serveUnderLitestream({
+      DATABASE_URL: `sqlite:${database}`,
+      LITESTREAM_REPLICA_URL: `s3://plantstore.localhost:${(s3.address() as { port: number }).port}/replica`,
+      AWS_ACCESS_KEY_ID: 'AKIAWRONGKEY',
+      AWS_SECRET_ACCESS_KEY: 'wrong',
+      LITESTREAM_METRICS_ADDR: litestreamAddr,
+    })
+    try {
+      const url = await listening(run)
+      const readings = await lagEachSecond(url, 16)
+      const litestream = await (await fetch(`http://${litestreamAddr}/metrics`)).text()
+      console.log(`# S3 refusing after a restart, quiet database: lag each second ${readings.join(', ')} s`)
+      assert.ok(requests.length > 0, 'Litestream tried the S3 endpoint')
+      assert.doesNotMatch(litestream, /^litestream_replica_wal_index/m, 'Litestream serves no position for the replica')
+      const last = readings.at(-1) as number
+      assert.ok(last >= 12, `the lag grows from the service's first read of Litestream: ${readings.join(', ')} s`)
+      assert.ok(last >= (readings.at(-5) as number) + 3, `and keeps growing: ${readings.join(', ')} s`)
+    } finally {
+      await run.stop()
+      s3.close()
+      folder.remove()
+    }
+  })
+
+  test('a healthy file replica after a restart: the lag stays 0 while the database is quiet', async () => {
+    const folder = tempFolder()
+    chmodSync(folder.path, 0o755)
+    const { database, replicaUrl } = await replicatedOnce(folder.path)
+    const litestreamAddr = `127.0.0.1:${await freePort()}`
+    const run = serveUnderLitestream({
+      DATABASE_URL: `sqlite:${database}`,
+      LITESTREAM_REPLICA_URL: replicaUrl,
+      LITESTREAM_METRICS_ADDR: litestreamAddr,
+    })
+    try {
+      const url = await listening(run)
+      const readings = await lagEachSecond(url, 16)
+      const position = /^litestream_replica_wal_index\{[^}]*\} (\S+)$/m.exec(await (await fetch(`http://${litestreamAddr}/metrics`)).text())
+      console.log(
+        `# healthy file replica after a restart, quiet database: lag each second ${readings.join(', ')} s; position ${position?.[1]}`,
+      )
+      assert.deepEqual(
+        readings.filter((seconds) => seconds !== 0),
+        [],
+        `0 at each read: ${readings.join(', ')} s`,
+      )
+    } finally {
+      await run.stop()
+      folder.remove()
+    }
+  })
+})
+
 describe('plantstore_replication_lag_seconds while Litestream cannot be read', () => {
   test('an endless body at LITESTREAM_METRICS_ADDR is read no further than 1 MiB: /metrics and /healthz stay fast', async () => {
     // A line of 1 MB each millisecond, regardless of the reader, until 300 MB or the client leaves.
@@ -348,6 +474,62 @@ describe('plantstore_replication_lag_seconds while Litestream cannot be read', (
         ],
       ],
     )
+  })
+
+  test('a replica without a position: one touch per Litestream run, behind since the first read after 10 s, 0 once it has one', async () => {
+    const database = '/data/plantstore.db'
+    let started = '1.7e+09'
+    let position = ''
+    const metrics = () =>
+      [
+        `litestream_shadow_wal_index{db="${database}"} 0`,
+        `litestream_shadow_wal_size{db="${database}"} 4152`,
+        `litestream_total_wal_bytes{db="${database}"} 0`,
+        `litestream_replica_validation_total{db="${database}",name="s3",status="ok"} 0`,
+        position,
+        `process_start_time_seconds ${started}`,
+        '',
+      ].join('\n')
+    const server = createHttpServer((_request, response) => response.writeHead(200).end(metrics())).listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    let now = 1_000_000
+    let touches = 0
+    const lag = new ReplicationLag(
+      `http://127.0.0.1:${(server.address() as { port: number }).port}/metrics`,
+      database,
+      () => {},
+      () => now,
+      async () => {
+        touches++
+      },
+    )
+    const readings: number[] = []
+    const readAfter = async (ms: number) => {
+      now += ms
+      await lag.poll()
+      readings.push(lag.seconds())
+    }
+    try {
+      await readAfter(0)
+      await readAfter(5_000)
+      await readAfter(4_999)
+      await readAfter(1)
+      await readAfter(3_000)
+      assert.deepEqual(readings, [0, 0, 0, 10, 13], 'behind since the first read, once 10 s have passed without a position')
+      assert.equal(touches, 1, 'one touch for the run')
+      position = `litestream_replica_wal_index{db="${database}",name="s3"} 0\nlitestream_replica_wal_offset{db="${database}",name="s3"} 4152`
+      await readAfter(1_000)
+      assert.equal(readings.at(-1), 0, 'a replica that takes a position holds every write')
+      // Litestream restarted: its replicas have no position again, and one more touch tells them apart.
+      started = '1.8e+09'
+      position = ''
+      await readAfter(1_000)
+      await readAfter(10_000)
+      assert.deepEqual(readings.slice(-2), [0, 10])
+      assert.equal(touches, 2, 'one touch per Litestream run')
+    } finally {
+      server.close()
+    }
   })
 
   test('one warning per change of state, with the first reason: not one per reason text', async () => {

@@ -3,6 +3,11 @@ import type { HasMetrics } from '../observability/metrics.js'
 
 const POLL_EVERY_MS = 1_000
 const POLL_TIMEOUT_MS = 900
+/**
+ * How long a replica may have no position after the first read of a Litestream run: its first
+ * WAL segment takes a sync (every second, deploy/litestream.yml) after the write that needs it.
+ */
+const NO_POSITION_GRACE_MS = 10_000
 /** Litestream's metrics are a few KiB: a larger answer is not Litestream's, and is not read on. */
 const MAX_BODY_BYTES = 1024 * 1024
 
@@ -32,6 +37,8 @@ export interface LitestreamState {
   walBytes: number
   /** Per replica name: the last WAL index and offset it wrote; missing until its first write since Litestream started. */
   replicas: Map<string, { index: number; offset: number }>
+  /** Every replica Litestream names in its metrics for this database, with a position or not. */
+  replicaNames: Set<string>
 }
 
 /** The samples of one Prometheus text, as name → [labels, value]. */
@@ -65,12 +72,19 @@ export function litestreamStateOf(text: string, databasePath: string): Litestrea
     const offset = offsets.get(labels.name ?? '')
     if (offset !== undefined) replicas.set(labels.name ?? '', { index, offset })
   }
+  // litestream_replica_validation_total names each replica from Litestream's start, written or not.
+  const replicaNames = new Set<string>()
+  for (const [name, list] of all) {
+    if (!name.startsWith('litestream_replica_')) continue
+    for (const [labels] of list) if (labels.db === databasePath && labels.name !== undefined) replicaNames.add(labels.name)
+  }
   return {
     startedAt: String(all.get('process_start_time_seconds')?.[0]?.[1]),
     shadowIndex,
     shadowSize,
     walBytes: one('litestream_total_wal_bytes') ?? 0,
     replicas,
+    replicaNames,
   }
 }
 
@@ -88,6 +102,15 @@ const reasonOf = (error: unknown) => {
  * else the time since the oldest database change it has not followed (from the read before that
  * change was seen, so up to a second early). While Litestream cannot be read, it grows from the
  * first failed read, as nothing is known to be replicated.
+ *
+ * Litestream 0.3.13 serves a replica's position only once the replica has taken a WAL segment
+ * since Litestream started. On a new generation that is within a second; continuing one on a
+ * quiet database, not before the database writes, so a healthy replica and one that refuses
+ * every write (a wrong credential) serve the same series. At the first read of each Litestream
+ * run that finds a replica without a position, `touch` writes one page that changes nothing
+ * (SQLite's user_version rewritten): a replica that can be written takes it within a sync. A
+ * replica still without a position NO_POSITION_GRACE_MS after that first read is behind since
+ * that read.
  */
 export class ReplicationLag implements HasMetrics {
   private timer: NodeJS.Timeout | null = null
@@ -96,6 +119,10 @@ export class ReplicationLag implements HasMetrics {
   /** Per replica: since when it has lacked a write, or null while it holds them all. */
   private readonly behindSince = new Map<string, number | null>()
   private unreadableSince: number | null = null
+  /** When this Litestream run (its process_start_time_seconds) was first read. */
+  private runFirstReadAt = 0
+  /** Whether this run's touch was written (or is being written). */
+  private touched: 'no' | 'writing' | 'yes' = 'no'
   /** Whether the last warning said Litestream cannot be read (and none since said it can). */
   private warnedUnreadable = false
 
@@ -104,6 +131,8 @@ export class ReplicationLag implements HasMetrics {
     private readonly databasePath: string,
     private readonly warn: (details: Record<string, unknown>, message: string) => void,
     private readonly now: () => number = Date.now,
+    /** A write that changes nothing, for Litestream to copy (SQLite's); null: none is made. */
+    private readonly touch: (() => Promise<void>) | null = null,
   ) {}
 
   start(): void {
@@ -149,7 +178,11 @@ export class ReplicationLag implements HasMetrics {
   private observe(state: LitestreamState, at: number): void {
     const previous = this.previous?.startedAt === state.startedAt ? this.previous : null
     // Litestream (re)started: nothing is known to be missing yet.
-    if (previous === null) this.behindSince.clear()
+    if (previous === null) {
+      this.behindSince.clear()
+      this.runFirstReadAt = at
+      this.touched = 'no'
+    }
     // Positions are only compared with their own earlier values. litestream_shadow_wal_size counts
     // the shadow WAL files Litestream still keeps (it drops when old ones are removed), so the
     // database's writes are read from litestream_total_wal_bytes, the bytes it copied.
@@ -162,11 +195,32 @@ export class ReplicationLag implements HasMetrics {
       if (replicaMoved && previous !== null) this.behindSince.set(name, null)
       else if (databaseMoved) this.behindSince.set(name, this.behindSince.get(name) ?? this.previousAt)
     }
-    // A replica that has written nothing since Litestream started: behind once the database moves.
-    if (state.replicas.size === 0 && databaseMoved) this.behindSince.set('', this.behindSince.get('') ?? this.previousAt)
-    if (state.replicas.size > 0) this.behindSince.delete('')
+    // Replicas with no position since Litestream started ('' when Litestream names none): behind
+    // since this run's first read once the grace has passed, and a touch to tell them apart first.
+    const unplaced = [...state.replicaNames].filter((name) => !state.replicas.has(name))
+    if (state.replicaNames.size === 0 && state.replicas.size === 0) unplaced.push('')
+    else this.behindSince.delete('')
+    for (const name of unplaced) {
+      if (at - this.runFirstReadAt >= NO_POSITION_GRACE_MS) this.behindSince.set(name, this.behindSince.get(name) ?? this.runFirstReadAt)
+    }
+    if (unplaced.length > 0) this.touchOnce()
     this.previous = state
     this.previousAt = at
+  }
+
+  /** Writes this run's touch, once it succeeds (a failed one is tried again at the next read). */
+  private touchOnce(): void {
+    if (this.touch === null || this.touched !== 'no') return
+    this.touched = 'writing'
+    const run = this.runFirstReadAt
+    this.touch().then(
+      () => {
+        if (this.runFirstReadAt === run) this.touched = 'yes'
+      },
+      () => {
+        if (this.runFirstReadAt === run) this.touched = 'no'
+      },
+    )
   }
 
   /**

@@ -39,5 +39,7 @@ export const STORE_ROLES = ['plants', 'tokens', 'subscriptions', 'outbox', 'deli
 export interface PlantStore extends StoreRoles, HasMetrics {
   /** Resolves when the database answers. */
   ping(): Promise<void>
+  /** SQLite only: a write that changes nothing the service reads, for Litestream to copy to its replicas. */
+  touch?(): Promise<void>
   close(): Promise<void>
 }

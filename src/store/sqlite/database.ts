@@ -203,6 +203,17 @@ export class SqliteDatabase {
     throw this.writeFailure
   }
 
+  /**
+   * A write that changes nothing the service reads: user_version rewritten as it is, one page to
+   * the WAL. Litestream copies it to its replicas, and a replica's position then tells whether
+   * it can be written (src/replication/replication-lag.ts).
+   */
+  touch(): Promise<void> {
+    return this.write(() => {
+      this.db.pragma(`user_version = ${Number(this.db.pragma('user_version', { simple: true }))}`)
+    })
+  }
+
   /** How well group commit shares its syncs, for /metrics. */
   registerMetrics(registry: Registry): void {
     const counts = this.commitCounts
