@@ -129,7 +129,7 @@ export async function serve(config: Config): Promise<void> {
         }
       },
       // PostgreSQL's claims let every worker deliver; SQLite's are one process's, as is Litestream.
-      { oneLead: config.database.kind === 'sqlite' },
+      { oneLead: config.database.kind === 'sqlite', writeTurns: config.database.kind === 'sqlite' },
     )
   }
   const tracing = await startTracingIfOn(config, logger)

@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster'
 import type { Logger } from 'pino'
 import { answerMetricsRequests } from './observability/cluster-metrics.js'
 import { flushLogs } from './observability/logger.js'
+import { grantWriteTurns } from './store/sqlite/write-turns.js'
 
 /**
  * The primary process of WORKERS > 1: it prepares the database once, starts the workers (each a
@@ -12,10 +13,12 @@ export async function superviseWorkers(
   count: number,
   logger: Logger,
   prepare: () => Promise<void>,
-  { oneLead }: { oneLead: boolean },
+  { oneLead, writeTurns }: { oneLead: boolean; writeTurns: boolean },
 ): Promise<void> {
   await prepare()
   answerMetricsRequests()
+  // SQLite has one writer at a time: the workers take turns, granted here, rather than meet its lock taken.
+  if (writeTurns) grantWriteTurns()
   const everListened = new WeakSet<Worker>()
   let stopping = false
   let failed = false

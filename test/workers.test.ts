@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
+import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { STORE_KINDS, freshDatabase } from '../support/databases.js'
+import { Database } from '../src/store/sqlite/driver.js'
 import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 import { runCli } from '../support/service.js'
 
@@ -149,6 +151,85 @@ for (const kind of STORE_KINDS) {
     })
   })
 }
+
+describe('WORKERS=2 on sqlite: the workers take turns to write', () => {
+  let fx: ServiceFixture
+  before(async () => {
+    fx = await startFixture('sqlite', { WORKERS: '2' })
+    await waitFor('two workers listening', () => listeningPids(fx).length === 2)
+  })
+  after(() => fx.close())
+
+  /** A request on a connection of its own: the primary hands each new connection to the workers in turn. */
+  const create = (id: number, reqId: string) =>
+    fx.api.request('POST', '/plants', {
+      token: fx.adminToken,
+      json: { id, name: `plant ${id}` },
+      headers: { connection: 'close', 'x-request-id': reqId },
+    })
+  const servedBy = (reqId: string) => logLines(fx).find((line) => line.reqId === reqId)?.pid
+
+  test("two workers' concurrent creates are all committed", async () => {
+    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => create(1_000 + i, `many-${i}`)))
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      answers.map(() => 200),
+    )
+    const listed = await fx.api.listPlants(fx.adminToken, '?limit=1000')
+    assert.equal(listed.filter((plant) => plant.name.startsWith('plant ')).length, 300)
+    await fx.service.waitForLog((stdout) => (stdout.match(/"reqId":"many-[0-9]+"/g) ?? []).length === 300)
+    const pids = new Set(logLines(fx).flatMap((line) => (line.reqId?.startsWith('many-') ? [line.pid] : [])))
+    assert.equal(pids.size, 2, 'both workers created plants')
+  })
+
+  /** A request on a new connection (none kept alive): it answers the status, or 0 when the connection ends without an answer. */
+  const onNewConnection = (method: string, path: string, reqId: string, body = '') =>
+    new Promise<number>((resolve) => {
+      const sent = request(fx.service.url + path, {
+        method,
+        agent: false,
+        headers: { authorization: `Bearer ${fx.adminToken}`, 'content-type': 'application/json', 'x-request-id': reqId },
+      })
+      sent.on('response', (answer) => {
+        answer.resume()
+        answer.on('end', () => resolve(answer.statusCode ?? 0))
+        answer.on('error', () => resolve(0))
+      })
+      sent.on('error', () => resolve(0))
+      sent.end(body)
+    })
+
+  test('a worker killed in its turn does not keep the other from writing', async () => {
+    // The primary hands each new connection to the worker that has waited longest for one:
+    // after a connection served by `other`, the next goes to `holder`, the one after to `other`.
+    assert.equal(await onNewConnection('GET', '/healthz', 'which'), 200)
+    await fx.service.waitForLog((stdout) => stdout.includes('"reqId":"which"'))
+    const other = servedBy('which') as number
+    const holder = listeningPids(fx).find((pid) => pid !== other) as number
+    // Another process holds SQLite's write lock: `holder` takes the turn and waits on the lock in it.
+    const lock = new Database(fx.db.url.slice('sqlite:'.length))
+    try {
+      lock.exec('BEGIN IMMEDIATE')
+      const inTurn = onNewConnection('POST', '/plants', 'in-turn', '{"id":1,"name":"in turn"}')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const waiting = onNewConnection('POST', '/plants', 'waiting', '{"id":2,"name":"waiting"}')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      process.kill(holder, 'SIGKILL')
+      const killedAt = Date.now()
+      lock.exec('ROLLBACK')
+      assert.equal(await waiting, 200)
+      // Without its turn given back, the other worker would wait LOCK_WAIT_MS (5 s) for it.
+      const waited = Date.now() - killedAt
+      assert.ok(waited < 2_500, `the other worker wrote ${waited} ms after the kill`)
+      assert.equal(await inTurn, 0, "the first create was the killed worker's")
+      await fx.service.waitForLog((stdout) => stdout.includes('"reqId":"waiting"'))
+      assert.equal(servedBy('waiting'), other)
+    } finally {
+      lock.close()
+    }
+    assert.equal((await fx.api.request('GET', '/plants/2', { token: fx.adminToken })).status, 200)
+  })
+})
 
 test('WORKERS=2 on a port that is taken exits non-zero, saying so, instead of hanging', async () => {
   const squatter = createServer().listen(0, '127.0.0.1')

@@ -27,21 +27,44 @@ interface Pending<W, R> {
  */
 export class GroupCommit<W, R> {
   private pending: Pending<W, R>[] = []
+  /** Flushes waiting for their turn: each takes what is queued once it has it. */
+  private awaitingTurn = 0
 
+  /**
+   * With `takeTurn`, a batch is taken only in a turn that `takeTurn` grants (one writer process
+   * among several), and writes that arrive while it waits join it.
+   */
   constructor(
     private readonly commit: (writes: W[]) => Promise<R[]>,
     private readonly conflictKey?: (write: W) => string,
+    private readonly takeTurn?: () => Promise<() => void>,
   ) {}
 
   add(write: W): Promise<R> {
     return new Promise((resolve, reject) => {
       this.pending.push({ write, resolve, reject })
-      if (this.pending.length === 1) inTheTurnAfter(() => void this.flush())
+      if (this.pending.length === 1 && this.awaitingTurn === 0) inTheTurnAfter(() => void this.flush())
     })
   }
 
-  /** Commits what is queued now, without waiting for the end of the turn. */
+  /** Commits what is queued now (in its turn, with `takeTurn`), without waiting for the end of the turn of the event loop. */
   async flush(): Promise<void> {
+    if (this.takeTurn === undefined) return this.flushNow()
+    this.awaitingTurn += 1
+    let release: () => void
+    try {
+      release = await this.takeTurn()
+    } finally {
+      this.awaitingTurn -= 1
+    }
+    try {
+      await this.flushNow()
+    } finally {
+      release()
+    }
+  }
+
+  private async flushNow(): Promise<void> {
     const batch = this.pending
     this.pending = []
     if (batch.length === 0) return

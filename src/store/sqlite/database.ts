@@ -8,6 +8,7 @@ import { type AppliedMigration, migrationStatus, pendingMigrations } from '../sh
 import { StoreUnavailableError } from '../store.js'
 import { Database } from './driver.js'
 import { VersionCounter } from './version-counter.js'
+import { writeTurnOfThisProcess } from './write-turns.js'
 
 /** How long SQLite may wait for a lock held by another connection before the request fails (503). */
 export const LOCK_WAIT_MS = 5_000
@@ -109,17 +110,22 @@ export class SqliteDatabase {
       this.versions.end()
       return results
     })
-    this.writes = new GroupCommit((writes) =>
-      this.run(() => this.commitNow(writes)).then(
-        (results) => {
-          this.writeFailure = null
-          return results
-        },
-        (error: unknown) => {
-          if (error instanceof StoreUnavailableError) this.writeFailure = error
-          throw error
-        },
-      ),
+    // A worker of WORKERS > 1 commits in its turn, which the primary grants to one worker at a time.
+    const turn = writeTurnOfThisProcess(LOCK_WAIT_MS)
+    this.writes = new GroupCommit(
+      (writes) =>
+        this.run(() => this.commitNow(writes)).then(
+          (results) => {
+            this.writeFailure = null
+            return results
+          },
+          (error: unknown) => {
+            if (error instanceof StoreUnavailableError) this.writeFailure = error
+            throw error
+          },
+        ),
+      undefined,
+      turn === null ? undefined : () => turn.take(),
     )
     // From here on a lock held by another connection fails at once, and `run` tries again
     // later: SQLite's own wait would sleep with the event loop blocked, in steps of up to 100 ms.
