@@ -229,6 +229,34 @@ describe('WORKERS=2 on sqlite: the workers take turns to write', () => {
     }
     assert.equal((await fx.api.request('GET', '/plants/2', { token: fx.adminToken })).status, 200)
   })
+
+  test('every create acknowledged before the primary is killed is in the file', async () => {
+    const acknowledged: number[] = []
+    // Sixteen clients create on new connections until the port goes (the primary holds it).
+    const clients = Array.from({ length: 16 }, async (_, client) => {
+      for (let i = 0; i < 2_000; i++) {
+        const id = 100_000 + client * 10_000 + i
+        const status = await onNewConnection('POST', '/plants', `acked-${id}`, JSON.stringify({ id, name: 'acknowledged' }))
+        if (status === 200) acknowledged.push(id)
+        else if (status === 0) return
+      }
+    })
+    await waitFor('creates under way', () => acknowledged.length >= 200, 30_000)
+    process.kill(fx.service.process.pid as number, 'SIGKILL')
+    await Promise.all(clients)
+    await fx.service.stop()
+    const file = new Database(fx.db.url.slice('sqlite:'.length))
+    try {
+      const stored = new Set(file.prepare('SELECT id FROM plants WHERE id >= 100000').pluck().all() as number[])
+      assert.deepEqual(
+        acknowledged.filter((id) => !stored.has(id)),
+        [],
+        `of ${acknowledged.length} acknowledged`,
+      )
+    } finally {
+      file.close()
+    }
+  })
 })
 
 test('WORKERS=2 on a port that is taken exits non-zero, saying so, instead of hanging', async () => {
