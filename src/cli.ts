@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, loadDotEnv } from './config/config.js'
 import { openStore } from './open-store.js'
@@ -214,9 +214,15 @@ function onePath(command: 'backup' | 'restore', args: string[], option: 'to' | '
 /** `plantstore backup --to PATH` and `restore --from PATH`: SQLite's own copy; PostgreSQL has pgBackRest. */
 async function backupCommand(command: 'backup' | 'restore', args: string[], out: Output): Promise<number> {
   const path = onePath(command, args, command === 'backup' ? 'to' : 'from')
-  // An argument that cannot be used, refused before anything is opened (sqlite-backup checks again).
-  if (command === 'backup' && existsSync(path))
-    throw new UsageError(`backup --to ${path}: that file exists; a backup never overwrites a file`)
+  // An argument that cannot be used, refused before anything is opened (sqlite-backup checks
+  // again): one line, the cause, not the usage text (the command was written right).
+  if (command === 'backup' && existsSync(path)) {
+    const what = statSync(path).isDirectory()
+      ? 'that is a folder; name a new file in it'
+      : 'that file exists; a backup never overwrites a file'
+    out.stderr(`plantstore: backup --to ${path}: ${what}`)
+    return 2
+  }
   const { database, webhooks } = loadConfig()
   if (database.kind !== 'sqlite') {
     out.stderr(`plantstore: ${command} is for the embedded SQLite store; back PostgreSQL up with pgBackRest (docs/backups.md)`)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, test } from 'node:test'
 import { Database } from '../src/store/sqlite/driver.js'
@@ -172,7 +172,7 @@ describe('plantstore restore', () => {
         [newer, /newer Plant Store/],
         [foreign, /no Plant Store database/],
         [damaged, /fails SQLite's integrity check: \*\*\* in database main \*\*\* Page \d+: never used Page \d+: never used$/m],
-        [join(folder.path, 'missing.db'), /cannot be opened/],
+        [join(folder.path, 'missing.db'), /does not exist/],
       ] as const) {
         const refused = await runCli(['restore', '--from', file], { DATABASE_URL: db.url })
         assert.equal(refused.code, 1, refused.stderr)
@@ -215,6 +215,90 @@ describe('plantstore restore', () => {
       api = await Api.connect(service.url)
       assert.deepEqual(await api.listPlants(token), [{ name: 'before 1' }, { name: 'before 2' }, { name: 'before 3' }])
       await service.stop()
+    } finally {
+      folder.remove()
+      await db.drop()
+    }
+  })
+})
+
+/** A 64 KiB tmpfs of the test's own (root only), for a disk that is really full; a reason to skip otherwise. */
+function smallDisk(folder: string): { path: string; unmount(): void } | string {
+  const path = join(folder, 'small')
+  mkdirSync(path)
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', path], { stdio: 'pipe' })
+  } catch (error) {
+    rmdirSync(path)
+    return `no tmpfs can be mounted here (${(error as Error).message.split('\n')[0]})`
+  }
+  return { path, unmount: () => execFileSync('umount', [path]) }
+}
+
+describe('plantstore backup and restore failures: one line that names the cause', () => {
+  test('a full disk is named as the disk of the target, not "database or disk is full"', async (t) => {
+    const db = await freshDatabase('sqlite')
+    const folder = tempFolder()
+    const disk = smallDisk(folder.path)
+    if (typeof disk === 'string') {
+      t.skip(disk)
+      folder.remove()
+      await db.drop()
+      return
+    }
+    try {
+      await runCli(['migrate'], { DATABASE_URL: db.url })
+      await seedPlants(db, { owner: 'big', firstId: 1n, count: 3_000, name: (i) => `a plant with a longer name ${i}` })
+      const backup = await runCli(['backup', '--to', join(disk.path, 'x.db')], { DATABASE_URL: db.url })
+      assert.equal(backup.code, 1, backup.stderr)
+      assert.equal(backup.stderr.trim().split('\n').length, 1, backup.stderr)
+      assert.match(backup.stderr, new RegExp(`^plantstore: the backup failed: .*full.*${disk.path}`))
+      assert.doesNotMatch(backup.stderr, /database or disk is full/)
+      assert.deepEqual(readdirSync(disk.path), [], 'nothing is left on the full disk')
+
+      const good = join(folder.path, 'good.db')
+      assert.equal((await runCli(['backup', '--to', good], { DATABASE_URL: db.url })).code, 0)
+      const restore = await runCli(['restore', '--from', good], { DATABASE_URL: `sqlite:${join(disk.path, 'p.db')}` })
+      assert.equal(restore.code, 1, restore.stderr)
+      assert.equal(restore.stderr.trim().split('\n').length, 1, restore.stderr)
+      assert.match(restore.stderr, new RegExp(`full.*${disk.path}`))
+      assert.doesNotMatch(restore.stderr, /database or disk is full/)
+      assert.deepEqual(readdirSync(disk.path), [], 'nothing is left on the full disk')
+    } finally {
+      disk.unmount()
+      folder.remove()
+      await db.drop()
+    }
+  })
+
+  test('backup --to an existing folder or file, or below a file, and restore --from nothing: one line each', async () => {
+    const db = await freshDatabase('sqlite')
+    const folder = tempFolder()
+    try {
+      await runCli(['migrate'], { DATABASE_URL: db.url })
+      const file = join(folder.path, 'file.db')
+      writeFileSync(file, 'keep me')
+      const cases = [
+        [
+          ['backup', '--to', folder.path],
+          2,
+          new RegExp(`^plantstore: backup --to ${folder.path}: that is a folder; name a new file in it$`),
+        ],
+        [['backup', '--to', file], 2, new RegExp(`^plantstore: backup --to ${file}: that file exists; a backup never overwrites a file$`)],
+        [['backup', '--to', join(file, 'x.db')], 1, new RegExp(`^plantstore: the backup failed: ${file} is a file, not a folder$`)],
+        [
+          ['restore', '--from', join(folder.path, 'missing.db')],
+          1,
+          new RegExp(`^plantstore: ${join(folder.path, 'missing.db')} does not exist$`),
+        ],
+      ] as const
+      for (const [args, code, message] of cases) {
+        const result = await runCli([...args], { DATABASE_URL: db.url })
+        assert.equal(result.code, code, `${args.join(' ')}: ${result.stderr}`)
+        assert.equal(result.stderr.trim().split('\n').length, 1, `${args.join(' ')}: ${result.stderr}`)
+        assert.match(result.stderr.trim(), message)
+      }
+      assert.equal(readFileSync(file, 'utf8'), 'keep me')
     } finally {
       folder.remove()
       await db.drop()

@@ -560,8 +560,8 @@ describe('plantstore_replication_lag_seconds while Litestream cannot be read', (
     }
     const port = await listen()
     const url = `http://127.0.0.1:${port}/metrics`
-    const warnings: [Record<string, unknown>, string][] = []
-    const lag = new ReplicationLag(url, database, (details, message) => warnings.push([details, message]))
+    const warnings: [Record<string, unknown>, string, string][] = []
+    const lag = new ReplicationLag(url, database, (details, message, level) => warnings.push([details, message, level]))
     try {
       await lag.poll() // times out
       await refuse()
@@ -582,8 +582,12 @@ describe('plantstore_replication_lag_seconds while Litestream cannot be read', (
     }
     const unreadable = "Litestream's metrics cannot be read: plantstore_replication_lag_seconds grows until they can"
     assert.deepEqual(
-      warnings.map(([, message]) => message),
-      [unreadable, "Litestream's metrics can be read again", unreadable],
+      warnings.map(([, message, level]) => [level, message]),
+      [
+        ['warn', unreadable],
+        ['info', "Litestream's metrics can be read again"],
+        ['warn', unreadable],
+      ],
     )
     assert.equal(warnings[0]?.[0].reason, 'The operation was aborted due to timeout')
     // The kept-alive connection closed under the reader, or refused on a new one.

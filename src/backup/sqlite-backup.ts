@@ -1,7 +1,7 @@
 import { existsSync, linkSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { Database } from '../store/sqlite/driver.js'
-import { BackupError, checkPlantStoreFile, createPrivateFile, syncToDisk } from './sqlite-file.js'
+import { BackupError, checkPlantStoreFile, createPrivateFile, placeProblem, syncToDisk } from './sqlite-file.js'
 
 /** How long the copy may wait for a lock a writer holds. */
 const LOCK_WAIT_MS = 10_000
@@ -28,8 +28,8 @@ export function backupSqlite(source: string, to: string): Backup {
   if (existsSync(to)) throw new BackupError(`${to} exists; a backup never overwrites a file`, 2)
   if (!existsSync(source)) throw new BackupError(`there is no database at ${source} to back up`, 1)
   const partial = join(dirname(to), `.${basename(to)}.partial-${process.pid}`)
-  rmSync(partial, { force: true })
   try {
+    rmSync(partial, { force: true })
     createPrivateFile(partial)
     const db = new Database(source, { fileMustExist: true, timeout: LOCK_WAIT_MS })
     try {
@@ -45,10 +45,11 @@ export function backupSqlite(source: string, to: string): Backup {
     syncToDisk(to)
     return { path: to, bytes: statSync(to).size, plants, seconds: (performance.now() - started) / 1000 }
   } catch (error) {
-    rmSync(partial, { force: true })
-    if (error instanceof BackupError) throw error
     const code = (error as { code?: string }).code
+    // Below a file (ENOTDIR) there is nothing to remove, and no way to look.
+    if (code !== 'ENOTDIR') rmSync(partial, { force: true })
+    if (error instanceof BackupError) throw error
     if (code === 'EEXIST') throw new BackupError(`${to} exists; a backup never overwrites a file`, 2)
-    throw new BackupError(`the backup failed: ${(error as Error).message}`, 1)
+    throw new BackupError(`the backup failed: ${placeProblem(error, to) ?? (error as Error).message}`, 1)
   }
 }

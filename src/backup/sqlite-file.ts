@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, statSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { pendingMigrations } from '../store/shared/migrations.js'
 import { Database } from '../store/sqlite/driver.js'
@@ -16,6 +16,24 @@ export class BackupError extends Error {
 
 /** SQLite's own texts (an integrity check's report) may span lines; an operator's message is one. */
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ')
+
+/**
+ * The one line for an error met while writing `path` (a backup, or a restore's copy), when the
+ * cause lies in `path`'s place rather than in the database: SQLite's "database or disk is full"
+ * sends an operator after the live database, and a raw ENOTDIR names a temporary file. Null for
+ * any other error.
+ */
+export function placeProblem(error: unknown, path: string): string | null {
+  const code = (error as { code?: string }).code
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return `the disk of ${dirname(path)} is full (no room left there for ${path})`
+  if (code === 'ENOTDIR') {
+    for (let folder = dirname(resolve(path)); folder !== dirname(folder); folder = dirname(folder)) {
+      const stat = statSync(folder, { throwIfNoEntry: false })
+      if (stat !== undefined && !stat.isDirectory()) return `${folder} is a file, not a folder`
+    }
+  }
+  return null
+}
 
 /** Syncs a file, and the folder that names it, to disk: a rename is durable only then. */
 export function syncToDisk(path: string): void {
@@ -57,6 +75,7 @@ export function openForReading(path: string): BetterSqlite3.Database {
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory() === true) {
     throw new BackupError(`${path} is a folder: name the backup file in it`, 2)
   }
+  if (statSync(path, { throwIfNoEntry: false }) === undefined) throw new BackupError(`${path} does not exist`, 1)
   try {
     return new Database(path, { readonly: true, fileMustExist: true })
   } catch (error) {

@@ -1,7 +1,15 @@
 import { existsSync, renameSync, rmSync } from 'node:fs'
 import { SqliteStore } from '../store/sqlite/store.js'
 import { Database } from '../store/sqlite/driver.js'
-import { BackupError, checkPlantStoreDatabase, checkPlantStoreFile, createPrivateFile, openForReading, syncToDisk } from './sqlite-file.js'
+import {
+  BackupError,
+  checkPlantStoreDatabase,
+  checkPlantStoreFile,
+  createPrivateFile,
+  openForReading,
+  placeProblem,
+  syncToDisk,
+} from './sqlite-file.js'
 
 export interface Restore {
   plants: number
@@ -48,7 +56,7 @@ function copyChecked(from: string, to: string): number {
     source.prepare('VACUUM INTO ?').run(to)
   } catch (error) {
     if (error instanceof BackupError) throw error
-    throw new BackupError(`${from} cannot be copied: ${(error as Error).message}`, 1)
+    throw new BackupError(`${from} cannot be copied: ${placeProblem(error, to) ?? (error as Error).message}`, 1)
   } finally {
     source.close()
   }

@@ -129,7 +129,8 @@ export class ReplicationLag implements HasMetrics {
   constructor(
     private readonly metricsUrl: string,
     private readonly databasePath: string,
-    private readonly warn: (details: Record<string, unknown>, message: string) => void,
+    /** Where a change of readability is logged: a loss at warn, a recovery at info. */
+    private readonly log: (details: Record<string, unknown>, message: string, level: 'warn' | 'info') => void,
     private readonly now: () => number = Date.now,
     /** A write that changes nothing, for Litestream to copy (SQLite's); null: none is made. */
     private readonly touch: (() => Promise<void>) | null = null,
@@ -225,18 +226,19 @@ export class ReplicationLag implements HasMetrics {
 
   /**
    * Warns once when Litestream becomes unreadable, with the first reason (a timeout, then a
-   * refusal, then a timeout again are one outage, not three), and once when it can be read
-   * again: never per read or per reason.
+   * refusal, then a timeout again are one outage, not three), and says once (at info: a
+   * recovery) when it can be read again: never per read or per reason.
    */
   private report(problem: string | null): void {
     if ((problem !== null) === this.warnedUnreadable) return
     this.warnedUnreadable = problem !== null
     if (problem !== null) {
-      this.warn(
+      this.log(
         { url: this.metricsUrl, reason: problem },
         "Litestream's metrics cannot be read: plantstore_replication_lag_seconds grows until they can",
+        'warn',
       )
-    } else this.warn({ url: this.metricsUrl }, "Litestream's metrics can be read again")
+    } else this.log({ url: this.metricsUrl }, "Litestream's metrics can be read again", 'info')
   }
 
   registerMetrics(registry: Registry): void {
