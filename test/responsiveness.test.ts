@@ -17,6 +17,12 @@ const SHARE = 0.25
  * any write costs, can take tens of milliseconds on a busy machine.
  */
 const SCAN_SHARE = 0.5
+/**
+ * A /healthz wait this short passes whatever the share: it is the p99 a client may see of
+ * /healthz anyway, and on a busy machine (three test files at once on two cores) a pause that long
+ * is the scheduler's. The stalls these tests catch were 0.3-13 s.
+ */
+const ALWAYS_FINE_MS = 50
 /** Scrapes timed; the fastest is judged, so one that a busy neighbour slowed is not. */
 const SCRAPES = 8
 const DAY_MS = 86_400_000
@@ -112,7 +118,7 @@ describe(`a list of ${COUNT} plants on sqlite, while /healthz is asked every 10 
       )
       assert.deepEqual([...report.statuses.keys()], [200])
       assert.ok(
-        report.maxMs < list.totalMs * SHARE,
+        report.maxMs < Math.max(list.totalMs * SHARE, ALWAYS_FINE_MS),
         `/healthz waited ${report.maxMs.toFixed(0)} ms, over ${SHARE} of the list's ${list.totalMs.toFixed(0)} ms`,
       )
     } finally {
@@ -135,7 +141,7 @@ describe(`a list of ${COUNT} plants on sqlite, while /healthz is asked every 10 
           `/healthz until the headers: ${report.answers} answers, max ${report.maxMs.toFixed(1)} ms`,
       )
       assert.ok(
-        report.maxMs < headersMs * 2 * SHARE,
+        report.maxMs < Math.max(headersMs * 2 * SHARE, ALWAYS_FINE_MS),
         `/healthz waited ${report.maxMs.toFixed(0)} ms, over ${2 * SHARE} of the ${headersMs.toFixed(0)} ms to the headers`,
       )
     } finally {
@@ -196,7 +202,7 @@ describe(`/metrics over ${COUNT} pending webhook events on sqlite, while /health
     )
     const addedWaitMs = full.healthMaxMs - empty.healthMaxMs
     assert.ok(
-      addedWaitMs < scanMs * SCAN_SHARE,
+      addedWaitMs < Math.max(scanMs * SCAN_SHARE, ALWAYS_FINE_MS),
       `/healthz waited ${addedWaitMs.toFixed(1)} ms longer, over ${SCAN_SHARE} of a scan's ${scanMs.toFixed(1)} ms`,
     )
   })

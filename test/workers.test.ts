@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { request } from 'node:http'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { STORE_KINDS, freshDatabase } from '../support/databases.js'
@@ -242,9 +243,21 @@ describe('WORKERS=2 on sqlite: the workers take turns to write', () => {
       }
     })
     await waitFor('creates under way', () => acknowledged.length >= 200, 30_000)
+    const workers = listeningPids(fx)
     process.kill(fx.service.process.pid as number, 'SIGKILL')
     await Promise.all(clients)
     await fx.service.stop()
+    // The workers leave when their channel to the primary closes, closing the database as they go:
+    // the file is read, and its folder removed, once they are gone.
+    const alive = (pid: number) => {
+      try {
+        // A zombie (state Z) has exited; only its parent's wait is missing.
+        return !/^[0-9]+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+      } catch {
+        return false
+      }
+    }
+    await waitFor('the workers to exit after their primary', () => !workers.some(alive), 10_000)
     const file = new Database(fx.db.url.slice('sqlite:'.length))
     try {
       const stored = new Set(file.prepare('SELECT id FROM plants WHERE id >= 100000').pluck().all() as number[])
