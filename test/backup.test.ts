@@ -222,12 +222,12 @@ describe('plantstore restore', () => {
   })
 })
 
-/** A 64 KiB tmpfs of the test's own (root only), for a disk that is really full; a reason to skip otherwise. */
-function smallDisk(folder: string): { path: string; unmount(): void } | string {
+/** A tmpfs of the test's own (root only), for a disk that is really full or read-only; a reason to skip otherwise. */
+function smallDisk(folder: string, size = '64k'): { path: string; unmount(): void } | string {
   const path = join(folder, 'small')
   mkdirSync(path)
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', path], { stdio: 'pipe' })
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', path], { stdio: 'pipe' })
   } catch (error) {
     rmdirSync(path)
     return `no tmpfs can be mounted here (${(error as Error).message.split('\n')[0]})`
@@ -372,6 +372,43 @@ describe('plantstore restore from the files of a crashed machine', () => {
         await next.stop()
       }
     } finally {
+      folder.remove()
+    }
+  })
+})
+
+describe('plantstore restore from the files of a crashed machine on read-only media', () => {
+  test('says SQLite must write a -shm beside the -wal and to copy both to a writable folder, not that the backup is bad', async (t) => {
+    const folder = tempFolder()
+    const disk = smallDisk(folder.path, '16m')
+    if (typeof disk === 'string') {
+      t.skip(disk)
+      folder.remove()
+      return
+    }
+    try {
+      const source = join(folder.path, 'src', 'p.db')
+      const sourceUrl = `sqlite:${source}`
+      const service = await startService({ DATABASE_URL: sourceUrl })
+      const token = await makeToken(sourceUrl, 'crashed')
+      const api = await Api.connect(service.url)
+      for (let id = 1; id <= 5; id++) assert.equal((await api.createPlant(token, { id, name: `plant ${id}` })).status, 200)
+      await service.stop('SIGKILL')
+      const copied = join(disk.path, 'p.db')
+      writeFileSync(copied, readFileSync(source))
+      writeFileSync(`${copied}-wal`, readFileSync(`${source}-wal`))
+      execFileSync('mount', ['-o', 'remount,ro', disk.path])
+
+      const target = join(folder.path, 'restored', 'p.db')
+      const refused = await runCli(['restore', '--from', copied], { DATABASE_URL: `sqlite:${target}` })
+      assert.equal(refused.code, 1, refused.stderr)
+      assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr)
+      assert.doesNotMatch(refused.stderr, /not a good|cannot be opened/)
+      assert.match(refused.stderr, new RegExp(`${copied}-shm`))
+      assert.match(refused.stderr, /copy .*p\.db and .*p\.db-wal to a folder that can be written/)
+      assert.equal(existsSync(target), false, 'nothing is restored')
+    } finally {
+      disk.unmount()
       folder.remove()
     }
   })

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, statSync } from 'node:fs'
+import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { pendingMigrations } from '../store/shared/migrations.js'
@@ -76,10 +76,42 @@ export function openForReading(path: string): BetterSqlite3.Database {
     throw new BackupError(`${path} is a folder: name the backup file in it`, 2)
   }
   if (statSync(path, { throwIfNoEntry: false }) === undefined) throw new BackupError(`${path} does not exist`, 1)
+  let db: BetterSqlite3.Database
   try {
-    return new Database(path, { readonly: true, fileMustExist: true })
+    db = new Database(path, { readonly: true, fileMustExist: true })
   } catch (error) {
     throw new BackupError(`${path} cannot be opened: ${(error as Error).message}`, 1)
+  }
+  try {
+    // The first read opens the -wal, if any: where it fails, the file is not to blame.
+    db.pragma('schema_version')
+  } catch (error) {
+    db.close()
+    const blame = (error as { code?: string }).code === 'SQLITE_CANTOPEN' ? 'cannot be opened' : 'is not a good SQLite database'
+    throw new BackupError(walUnreadable(path) ?? `${path} ${blame}: ${(error as Error).message}`, 1)
+  }
+  return db
+}
+
+/**
+ * Why commits in a `-wal` beside `path` cannot be read, when that is it: SQLite reads a `-wal`
+ * only through a `-shm` index beside it, which it must create when missing (a crashed
+ * machine's files often come without one), so a folder that cannot be written refuses the
+ * open. Reading the file as immutable would skip the `-wal`, and with it the last commits.
+ */
+function walUnreadable(path: string): string | null {
+  const wal = statSync(`${path}-wal`, { throwIfNoEntry: false })
+  if (wal === undefined || wal.size === 0 || existsSync(`${path}-shm`)) return null
+  try {
+    accessSync(dirname(path), constants.W_OK)
+    return null
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    const why = code === 'EROFS' ? 'read-only' : code === 'EPERM' ? 'immutable' : 'permission denied'
+    return (
+      `${path}-wal holds commits that SQLite reads only through ${path}-shm, which it cannot create in ${dirname(path)} (${why}): ` +
+      `copy ${path} and ${path}-wal to a folder that can be written, and restore from there`
+    )
   }
 }
 
