@@ -62,12 +62,27 @@ describe('SQLite whose write lock another process holds', () => {
       assert.equal((await api.request('GET', '/readyz')).status, 200)
       holder.exec('BEGIN IMMEDIATE')
       assert.equal((await api.createPlant(token, { id: 2, name: 'blocked' })).status, 503)
-      assert.equal((await api.request('GET', '/readyz')).status, 503, 'not ready while it cannot write')
+      for (let probe = 0; probe < 4; probe++) {
+        assert.equal((await api.request('GET', '/readyz')).status, 503, 'not ready while it cannot write')
+      }
       assert.match((await api.request<string>('GET', '/metrics')).body, /^plantstore_ready 0$/m)
       holder.exec('ROLLBACK')
       assert.equal(await readyWithin(api, 10_000), true, 'ready again once the lock is let go')
       assert.match((await api.request<string>('GET', '/metrics')).body, /^plantstore_ready 1$/m)
       assert.equal((await api.createPlant(token, { id: 3, name: 'after' })).status, 200)
+      // The failed create is an error; a failed probe is not: one warning per change of state, no stack.
+      const lines = service
+        .stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string; code?: string; stack?: unknown; err?: unknown })
+      assert.equal(lines.filter((line) => line.level >= 50).length, 1, 'one error line: the failed create')
+      const notReady = lines.filter((line) => line.msg.startsWith('not ready'))
+      assert.equal(notReady.length, 1, service.stdout())
+      assert.equal(notReady[0]?.level, 40)
+      assert.match(notReady[0]?.msg ?? '', /SQLITE_BUSY/)
+      assert.equal(notReady[0]?.err, undefined, 'no stack')
+      assert.equal(lines.filter((line) => line.level === 30 && line.msg.startsWith('ready again')).length, 1, service.stdout())
     } finally {
       holder.close()
       await service.stop()

@@ -40,12 +40,16 @@ function answerFor(error: FastifyError | Error, method: string): Answer {
   return { statusCode: 500, message: 'internal server error' }
 }
 
+/** A store that cannot serve, already told in the log (once per change of state): the 503 alone. */
+export class LoggedStoreUnavailableError extends StoreUnavailableError {}
+
 /** Every error the app answers goes through here: one shape, and 5xx details only in the log. */
 export function sendError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const answer = answerFor(error, request.method)
   // A stop, or a provider down (warned about once), is not an error: the request line shows the 503.
-  if (error instanceof ShuttingDownError || error instanceof ProviderKeysUnreachableError) request.log.debug(error.message)
-  else if (error instanceof StoreUnavailableError) request.log.error({ err: error }, error.message)
+  if (error instanceof ShuttingDownError || error instanceof ProviderKeysUnreachableError || error instanceof LoggedStoreUnavailableError) {
+    request.log.debug(error.message)
+  } else if (error instanceof StoreUnavailableError) request.log.error({ err: error }, error.message)
   else if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed')
   if (answer.headers) reply.headers(answer.headers)
   return reply.code(answer.statusCode).send(errorBody(answer.statusCode, answer.message))

@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
 import { documentText } from '../http/document.js'
+import { LoggedStoreUnavailableError } from '../http/error-handler.js'
+import { StoreUnavailableError } from '../store/store.js'
 import { metricsExposition } from '../observability/cluster-metrics.js'
 import { HEADERS, errorResponses, response } from '../api/responses.js'
 import { StatusSchema } from '../api/schemas.js'
@@ -17,6 +19,8 @@ const security: [] = []
 /** Routes that need no token: liveness, readiness, metrics and the API document. */
 export async function opsRoutes(app: FastifyInstance, { metrics }: OpsRoutesOptions): Promise<void> {
   const exposition = metricsExposition(metrics)
+  /** Why the last /readyz answered 503; null while ready. */
+  let notReady: string | null = null
   app.get(
     '/healthz',
     {
@@ -46,7 +50,18 @@ export async function opsRoutes(app: FastifyInstance, { metrics }: OpsRoutesOpti
       },
     },
     async (request) => {
-      await request.store.ping()
+      try {
+        await request.store.ping()
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error
+        // A probe asks every second or so: the cause is logged when it changes, not per probe.
+        const cause = error.message
+        if (notReady === null) request.log.warn(`not ready: ${cause}`)
+        notReady = cause
+        throw new LoggedStoreUnavailableError(cause, { cause: error })
+      }
+      if (notReady !== null) request.log.info(`ready again (was: ${notReady})`)
+      notReady = null
       return { status: 'ready' }
     },
   )
