@@ -143,6 +143,34 @@ for (const kind of STORE_KINDS) {
       assert.ok(sumOf(after, 'http_requests_total') >= requestsBefore + 10)
     })
 
+    test('GET /metrics answers within 1 s right after a worker is killed, while its replacement starts', async () => {
+      const killed = new Set<number>()
+      for (const pid of listeningPids(fx)) {
+        try {
+          process.kill(pid, 0)
+        } catch {
+          killed.add(pid)
+        }
+      }
+      const took: number[] = []
+      for (let round = 0; round < 3; round++) {
+        const victim = listeningPids(fx).find((pid) => !killed.has(pid)) as number
+        const listening = listeningPids(fx).length
+        process.kill(victim, 'SIGKILL')
+        killed.add(victim)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        const started = performance.now()
+        const scrape = await fx.api.request<string>('GET', '/metrics', { headers: { connection: 'close' } })
+        took.push(Math.round(performance.now() - started))
+        assert.equal(scrape.status, 200)
+        await waitFor('a replacement worker', () => listeningPids(fx).length === listening + 1)
+      }
+      assert.ok(
+        took.every((ms) => ms < 1_000),
+        `/metrics took ${took.join(', ')} ms after each kill`,
+      )
+    })
+
     test('SIGTERM to the primary stops every worker, and the primary exits with 0', async () => {
       const workers = listeningPids(fx)
       const started = Date.now()

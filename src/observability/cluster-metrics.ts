@@ -86,11 +86,26 @@ export function answerMetricsRequests(): void {
   }
   const answered = new Map<number, (workerId: number) => void>()
   let nextId = 0
+  /**
+   * The workers that listen: only they are asked. A worker still starting (a replacement, forked
+   * the moment one dies) has served nothing and cannot answer yet; asked, it held every scrape
+   * for the whole COLLECT_TIMEOUT_MS.
+   */
+  const serving = new Set<number>()
+  cluster.on('listening', (worker) => serving.add(worker.id))
+  /** A worker gone stops being waited for: its last answer stands. */
+  const gone = (worker: Worker) => {
+    serving.delete(worker.id)
+    for (const answer of [...answered.values()]) answer(worker.id)
+  }
+  cluster.on('disconnect', gone)
 
-  /** Every living worker's newest metrics (asked now, waiting COLLECT_TIMEOUT_MS at most), and the dead's. */
+  /** Every serving worker's newest metrics (asked now, waiting COLLECT_TIMEOUT_MS at most), and the dead's. */
   const clusterText = async (): Promise<string> => {
     const id = nextId++
-    const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected() === true) as Worker[]
+    const workers = Object.values(cluster.workers ?? {}).filter(
+      (worker) => worker?.isConnected() === true && serving.has(worker.id),
+    ) as Worker[]
     const waitingFor = new Set(workers.map((worker) => worker.id))
     if (waitingFor.size > 0) {
       await new Promise<void>((resolve) => {
@@ -110,6 +125,7 @@ export function answerMetricsRequests(): void {
   }
 
   cluster.on('exit', (worker) => {
+    gone(worker)
     const last = latest.get(worker.id)
     latest.delete(worker.id)
     if (last === undefined) return
