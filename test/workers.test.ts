@@ -171,6 +171,32 @@ for (const kind of STORE_KINDS) {
       )
     })
 
+    test('requests answered since the last scrape still count after both workers are killed, 1.5 s later', async () => {
+      const healthz = async () => {
+        const text = (await fx.api.request<string>('GET', '/metrics', { headers: { connection: 'close' } })).body
+        return Number(/^http_requests_total\{method="GET",route="\/healthz",status_code="200"\} ([0-9]+)$/m.exec(text)?.[1] ?? 0)
+      }
+      const before = await healthz()
+      for (let i = 0; i < 40; i++) await fx.api.request('GET', '/healthz', { headers: { connection: 'close' } })
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      const living = listeningPids(fx).filter((pid) => {
+        try {
+          process.kill(pid, 0)
+          return true
+        } catch {
+          return false
+        }
+      })
+      assert.equal(living.length, 2)
+      // One at a time, no scrape between: with both gone at once the port (0 here) would change.
+      for (const pid of living) {
+        const listening = listeningPids(fx).length
+        process.kill(pid, 'SIGKILL')
+        await waitFor('a replacement worker', () => listeningPids(fx).length === listening + 1)
+      }
+      assert.equal((await healthz()) - before, 40, 'every /healthz answered before the kills is counted')
+    })
+
     test('SIGTERM to the primary stops every worker, and the primary exits with 0', async () => {
       const workers = listeningPids(fx)
       const started = Date.now()

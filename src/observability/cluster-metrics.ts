@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster'
-import { AggregatorRegistry, type Registry } from 'prom-client'
+import { AggregatorRegistry, Counter, Histogram, type Registry } from 'prom-client'
 
 /** A worker asks the primary for the cluster's text, and gets it. */
 const REQUEST = 'plantstore:metrics-request'
@@ -7,6 +7,9 @@ const ANSWER = 'plantstore:metrics-answer'
 /** The primary asks each worker for its registry's metrics, and gets them. */
 const COLLECT = 'plantstore:metrics-collect'
 const COLLECTED = 'plantstore:metrics-collected'
+/** A worker tells the primary its counters and histograms, unasked, at most this often. */
+const REPORT = 'plantstore:metrics-report'
+const REPORT_INTERVAL_MS = 1_000
 /** A worker that has not answered by then (busy, or dying) counts with its last answer. */
 const COLLECT_TIMEOUT_MS = 2_000
 /** The asking worker waits for the primary a little longer than the primary waits for the workers. */
@@ -28,12 +31,48 @@ interface Collected {
   metrics: Snapshot
 }
 
+interface Reported {
+  type: typeof REPORT
+  metrics: Snapshot
+}
+
+/** This registry's counters and histograms: in memory, read without asking the database. */
+const countersOf = async (registry: Registry): Promise<Snapshot> =>
+  (await Promise.all(
+    registry
+      .getMetricsAsArray()
+      .filter((metric) => metric instanceof Counter || metric instanceof Histogram)
+      .map((metric) => metric.get()),
+  )) as Snapshot
+
+/**
+ * Sends this worker's counters and histograms to the primary every REPORT_INTERVAL_MS when they
+ * changed, not only when a scrape asks: a worker killed between scrapes loses at most the last
+ * second's counts, not everything since the last scrape.
+ */
+function reportCounters(registry: Registry): void {
+  let sent = ''
+  const report = () => {
+    void countersOf(registry).then(
+      (metrics) => {
+        const text = JSON.stringify(metrics)
+        if (text === sent || !process.connected) return
+        sent = text
+        process.send?.({ type: REPORT, metrics } satisfies Reported)
+      },
+      () => {}, // not sent: the next report, or the last answer, stands
+    )
+  }
+  setInterval(report, REPORT_INTERVAL_MS).unref()
+}
+
 /**
  * The text of GET /metrics. In a worker of WORKERS > 1 it is every worker's metrics, summed by
  * the primary (each scrape would otherwise see one worker at random); else this registry's.
  */
 export function metricsExposition(registry: Registry): () => Promise<string> {
   if (!cluster.isWorker) return () => registry.metrics()
+  reportCounters(registry)
   const waiting = new Map<number, (answer: MetricsAnswer) => void>()
   let nextId = 0
   process.on('message', (message: MetricsAnswer | { type?: unknown; id: number }) => {
@@ -67,11 +106,14 @@ const cumulative = (metrics: Snapshot): Snapshot => metrics.filter((metric) => [
  * In the primary: answers each worker's request with the metrics of all workers, summed. A
  * worker that dies (killed, out of memory) takes its counts with it; summed over the living
  * only, a counter would go back, and Prometheus would read the survivors' whole lifetime as a
- * new increase. So the primary keeps each worker's last answer, and once the worker has exited
- * its counters and histograms are added in for as long as the primary lives.
+ * new increase. So the primary keeps each worker's newest counters and histograms (its last
+ * answer to a scrape, or its last report, sent every second), and once the worker has exited
+ * they are added in for as long as the primary lives.
  */
 export function answerMetricsRequests(): void {
   const latest = new Map<number, Snapshot>()
+  /** Each worker's newest counters and histograms: its last report or its last answer, whichever came later. */
+  const counted = new Map<number, Snapshot>()
   /** The cumulative metrics of the workers that died, folded into one now and then. */
   const retired: Snapshot[] = []
   let folding = false
@@ -126,16 +168,20 @@ export function answerMetricsRequests(): void {
 
   cluster.on('exit', (worker) => {
     gone(worker)
-    const last = latest.get(worker.id)
+    const last = counted.get(worker.id)
     latest.delete(worker.id)
+    counted.delete(worker.id)
     if (last === undefined) return
-    retired.push(cumulative(last))
+    retired.push(last)
     void fold()
   })
   cluster.on('message', (worker, message: Collected | { type?: unknown; id?: unknown }) => {
     if (message?.type === COLLECTED) {
       latest.set(worker.id, (message as Collected).metrics)
+      counted.set(worker.id, cumulative((message as Collected).metrics))
       answered.get((message as Collected).id)?.(worker.id)
+    } else if (message?.type === REPORT) {
+      counted.set(worker.id, (message as Reported).metrics)
     } else if (message?.type === REQUEST) {
       clusterText().then(
         (text) => worker.send({ type: ANSWER, id: message.id, text }),
