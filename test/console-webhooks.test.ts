@@ -229,6 +229,18 @@ describe('the console, webhooks, in a real browser', { skip: browserMissing }, (
               request.body.includes('"failing'),
           ),
         )
+        // The service records the outcome after the receiver's answer: the page is reloaded once it has.
+        const stateOf = async () =>
+          (
+            (await fx.api.request('GET', `/webhooks/${subscriptionId}/deliveries`, { token: fx.adminToken })).body as {
+              id: string
+              state: string
+            }[]
+          ).find((entry) => entry.id === failedId)?.state
+        for (let tries = 0; (await stateOf()) !== 'delivered'; tries++) {
+          assert.ok(tries < 100, 'the redelivery is recorded as delivered within 10 s')
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
         await page.reload()
         await page.getByText('delivered', { exact: true }).waitFor({ timeout: 10_000 })
 
