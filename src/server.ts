@@ -10,6 +10,7 @@ import type { Tracing } from './observability/tracing.js'
 import { openStore } from './open-store.js'
 import { checkReplicaFolder } from './replication/replica-folder.js'
 import { type PlantStore, StoreUnavailableError } from './store/store.js'
+import { logWriteTurnsTo } from './store/sqlite/write-turns.js'
 import { superviseWorkers } from './workers.js'
 import { checkSecretKey, sealedSecrets } from './webhooks/secret-key-check.js'
 import { sealKeptSecrets } from './webhooks/seal-kept-secrets.js'
@@ -132,6 +133,7 @@ export async function serve(config: Config): Promise<void> {
       { oneLead: config.database.kind === 'sqlite', writeTurns: config.database.kind === 'sqlite' },
     )
   }
+  logWriteTurnsTo(logger)
   const tracing = await startTracingIfOn(config, logger)
   const store = await openStore(config.database, logger)
   if (!cluster.isWorker) await createFirstToken(store, showToken, logger)

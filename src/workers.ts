@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster'
 import type { Logger } from 'pino'
 import { answerMetricsRequests } from './observability/cluster-metrics.js'
 import { flushLogs } from './observability/logger.js'
-import { grantWriteTurns } from './store/sqlite/write-turns.js'
+import { WRITE_TURNS_ENV, grantWriteTurns } from './store/sqlite/write-turns.js'
 
 /**
  * The primary process of WORKERS > 1: it prepares the database once, starts the workers (each a
@@ -28,7 +28,11 @@ export async function superviseWorkers(
 
   const start = () => {
     const leads = !oneLead || lead === null
-    const worker = cluster.fork(leads ? {} : { PLANTSTORE_WEBHOOK_DELIVERY: 'off', PLANTSTORE_REPLICATION_WARNINGS: 'off' })
+    const worker = cluster.fork({
+      ...(leads ? {} : { PLANTSTORE_WEBHOOK_DELIVERY: 'off', PLANTSTORE_REPLICATION_WARNINGS: 'off' }),
+      // Tells the worker this primary grants turns: another cluster primary (pm2) sets no such thing.
+      ...(writeTurns ? { [WRITE_TURNS_ENV]: 'on' } : {}),
+    })
     if (oneLead && leads) lead = worker
     return worker.once('listening', function (this: Worker) {
       everListened.add(this)

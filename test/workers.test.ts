@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
-import { request } from 'node:http'
+import { Agent, request } from 'node:http'
 import { readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
 import { createServer } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { STORE_KINDS, freshDatabase } from '../support/databases.js'
 import { Database } from '../src/store/sqlite/driver.js'
 import { type ServiceFixture, startFixture } from './helpers/fixture.js'
-import { runCli } from '../support/service.js'
+import { REPO_ROOT, makeToken, runCli } from '../support/service.js'
+import { Api } from './helpers/api.js'
 
 interface LogLine {
   pid: number
@@ -254,6 +257,115 @@ describe('WORKERS=2 on sqlite: the workers take turns to write', () => {
       sent.end(body)
     })
 
+  /** The workers that listen and have not exited, in the order they started. */
+  const liveWorkers = () =>
+    listeningPids(fx).filter((pid) => {
+      try {
+        return !/^[0-9]+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+      } catch {
+        return false
+      }
+    })
+
+  /** Which live worker the next new connection goes to, and the other: the primary alternates. */
+  async function nextAndOther(tag: string): Promise<{ next: number; other: number }> {
+    assert.equal(await onNewConnection('GET', '/healthz', tag), 200)
+    await fx.service.waitForLog((stdout) => stdout.includes(`"reqId":"${tag}"`))
+    const other = servedBy(tag) as number
+    return { next: liveWorkers().find((pid) => pid !== other) as number, other }
+  }
+
+  test('a stopped worker holding the turn keeps it no longer than its lease', async () => {
+    const { next: holder } = await nextAndOther('lease-which')
+    const lock = new Database(fx.db.url.slice('sqlite:'.length))
+    let stopped = false
+    try {
+      // `holder` takes the turn and waits in it for SQLite's lock, which this process holds.
+      lock.exec('BEGIN IMMEDIATE')
+      const inTurn = onNewConnection('POST', '/plants', 'lease-in-turn', '{"id":21,"name":"in turn"}')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      process.kill(holder, 'SIGSTOP')
+      stopped = true
+      lock.exec('ROLLBACK')
+      const since = Date.now()
+      assert.equal(await onNewConnection('POST', '/plants', 'lease-other', '{"id":22,"name":"other"}'), 200)
+      const waited = Date.now() - since
+      // Without a lease the other worker would wait LOCK_WAIT_MS (5 s) for the turn.
+      assert.ok(waited < 2_500, `the other worker wrote ${waited} ms after the holder stopped`)
+      process.kill(holder, 'SIGCONT')
+      stopped = false
+      // SQLite's lock stays the final word: the late holder writes safely once it runs again.
+      assert.equal(await inTurn, 200)
+    } finally {
+      if (stopped) process.kill(holder, 'SIGCONT')
+      lock.close()
+    }
+  })
+
+  test('the wait for the turn and for the lock share one LOCK_WAIT_MS: a 503 by 5 s', async () => {
+    const lock = new Database(fx.db.url.slice('sqlite:'.length))
+    try {
+      lock.exec('BEGIN IMMEDIATE')
+      const timed = async (id: number) => {
+        const since = Date.now()
+        const status = await onNewConnection('POST', '/plants', `budget-${id}`, JSON.stringify({ id, name: 'budget' }))
+        return { status, ms: Date.now() - since }
+      }
+      const first = timed(31)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const answers = await Promise.all([first, timed(32), timed(33)])
+      for (const answer of answers) {
+        assert.equal(answer.status, 503)
+        assert.ok(answer.ms < 5_600, `answered 503 after ${answer.ms} ms: ${JSON.stringify(answers)}`)
+      }
+    } finally {
+      lock.close()
+    }
+  })
+
+  test('a stopped primary costs one wait for a turn, then the workers write without turns', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    // One kept connection: with the primary stopped, no new connection reaches a worker.
+    const timedCreate = (id: number) =>
+      new Promise<{ status: number; ms: number }>((resolve) => {
+        const since = Date.now()
+        const sent = request(fx.service.url + '/plants', {
+          method: 'POST',
+          agent,
+          headers: { authorization: `Bearer ${fx.adminToken}`, 'content-type': 'application/json' },
+        })
+        sent.on('response', (answer) => {
+          answer.resume()
+          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, ms: Date.now() - since }))
+        })
+        sent.on('error', () => resolve({ status: 0, ms: Date.now() - since }))
+        sent.end(JSON.stringify({ id, name: 'primary stopped' }))
+      })
+    const primary = fx.service.process.pid as number
+    let stopped = false
+    try {
+      assert.equal((await timedCreate(41)).status, 200)
+      process.kill(primary, 'SIGSTOP')
+      stopped = true
+      const first = await timedCreate(42)
+      assert.equal(first.status, 200)
+      for (let id = 43; id < 46; id++) {
+        const answer = await timedCreate(id)
+        assert.equal(answer.status, 200)
+        assert.ok(answer.ms < 1_000, `a create took ${answer.ms} ms with the primary stopped (the first ${first.ms} ms)`)
+      }
+      process.kill(primary, 'SIGCONT')
+      stopped = false
+      const stdout = await fx.service.waitForLog((text) => text.includes('write turns again'), 10_000)
+      assert.equal(stdout.match(/writing without turns/g)?.length, 1, 'warned once that turns stopped')
+      assert.equal(stdout.match(/write turns again/g)?.length, 1, 'warned once that turns came back')
+      assert.equal((await timedCreate(46)).status, 200)
+    } finally {
+      if (stopped) process.kill(primary, 'SIGCONT')
+      agent.destroy()
+    }
+  })
+
   test('a worker killed in its turn does not keep the other from writing', async () => {
     // The primary hands each new connection to the worker that has waited longest for one:
     // after a connection served by `other`, the next goes to `holder`, the one after to `other`.
@@ -340,6 +452,60 @@ test('WORKERS=2 on a port that is taken exits non-zero, saying so, instead of ha
     assert.match(result.stdout, /a worker failed to start/)
   } finally {
     squatter.close()
+    await db.drop()
+  }
+})
+
+test('under a cluster primary not its own (pm2), WORKERS=1 writes at once, asking for no turn', async () => {
+  const db = await freshDatabase('sqlite')
+  // What pm2's cluster mode does: its own primary forks `plantstore serve`, and never answers turns.
+  const script =
+    "const cluster = require('node:cluster');" +
+    "cluster.setupPrimary({ exec: process.env.EXEC, args: ['serve'], execArgv: [] });" +
+    "cluster.fork({ WORKERS: '1' })"
+  const foreign = spawn(process.execPath, ['-e', script], {
+    env: { PATH: process.env.PATH ?? '', EXEC: join(REPO_ROOT, 'bin', 'plantstore'), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  foreign.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  foreign.stderr.resume()
+  let workerPid: number | undefined
+  try {
+    await waitFor('the worker listening', () => /Server listening at/.test(stdout), 60_000)
+    const url = /Server listening at (http:\/\/127\.0\.0\.1:[0-9]+)/.exec(stdout)?.[1] as string
+    workerPid = (JSON.parse(stdout.split('\n').find((line) => line.includes('Server listening')) as string) as LogLine).pid
+    // A worker makes no first-start token (its primary would): one from the CLI, as a user makes it.
+    const token = await makeToken(db.url, 'under-pm2')
+    const api = await Api.connect(url)
+    for (let id = 1; id <= 3; id++) {
+      const since = Date.now()
+      assert.equal((await api.createPlant(token, { id, name: 'under pm2' })).status, 200)
+      const took = Date.now() - since
+      assert.ok(took < 1_000, `a create took ${took} ms under a foreign primary`)
+    }
+  } finally {
+    foreign.kill('SIGKILL')
+    if (workerPid !== undefined) {
+      try {
+        process.kill(workerPid, 'SIGTERM')
+      } catch {
+        // already gone with its primary
+      }
+      const pid = workerPid
+      await waitFor(
+        'the worker to exit',
+        () => {
+          try {
+            process.kill(pid, 0)
+            return false
+          } catch {
+            return true
+          }
+        },
+        10_000,
+      ).catch(() => {})
+    }
     await db.drop()
   }
 })

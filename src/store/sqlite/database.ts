@@ -95,6 +95,8 @@ export class SqliteDatabase {
   /** Why the last write transaction failed (lock held elsewhere, disk full, read-only); null once one succeeds. */
   private writeFailure: StoreUnavailableError | null = null
   private lastWriteProbe = 0
+  /** When the batch committing in its turn asked for it: its wait on SQLite's lock counts from there. */
+  private turnAskedAt: number | undefined
 
   private constructor(readonly db: BetterSqlite3.Database) {
     const anySubscription = db.prepare('SELECT 1 FROM webhook_subscriptions WHERE disabled_at IS NULL LIMIT 1').pluck()
@@ -114,7 +116,7 @@ export class SqliteDatabase {
     const turn = writeTurnOfThisProcess(LOCK_WAIT_MS)
     this.writes = new GroupCommit(
       (writes) =>
-        this.run(() => this.commitNow(writes)).then(
+        this.run(() => this.commitNow(writes), this.turnAskedAt).then(
           (results) => {
             this.writeFailure = null
             return results
@@ -125,7 +127,18 @@ export class SqliteDatabase {
           },
         ),
       undefined,
-      turn === null ? undefined : () => turn.take(),
+      turn === null
+        ? undefined
+        : async () => {
+            // The wait for the turn and the wait for the lock share one LOCK_WAIT_MS: a 503 still comes by 5 s.
+            const asked = Date.now()
+            const release = await turn.take()
+            this.turnAskedAt = asked
+            return () => {
+              this.turnAskedAt = undefined
+              release()
+            }
+          },
     )
     // From here on a lock held by another connection fails at once, and `run` tries again
     // later: SQLite's own wait would sleep with the event loop blocked, in steps of up to 100 ms.

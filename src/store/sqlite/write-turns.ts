@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster'
+import type { Logger } from 'pino'
 
 /** A worker asks for the write turn, the primary grants it, the worker gives it back. */
 const ASK = 'plantstore:write-turn-ask'
@@ -9,6 +10,19 @@ interface TurnMessage {
   type: typeof ASK | typeof GRANT | typeof RELEASE
   id: number
 }
+
+/**
+ * Set by Plant Store's own primary on the workers it forks: only that primary grants turns. A
+ * worker of another cluster primary (pm2's cluster mode) would wait for a grant that never comes.
+ */
+export const WRITE_TURNS_ENV = 'PLANTSTORE_WRITE_TURNS'
+
+/**
+ * How long a worker keeps the turn before the primary grants the next one anyway: well under
+ * LOCK_WAIT_MS, so a worker stopped or stuck in its turn (SIGSTOP, a long pause) does not stall
+ * the others. A batch takes milliseconds; SQLite's lock still guards a holder that writes late.
+ */
+export const TURN_LEASE_MS = 1_000
 
 const isTurnMessage = (message: unknown, type: TurnMessage['type']): message is TurnMessage =>
   (message as { type?: unknown } | null)?.type === type && typeof (message as { id?: unknown }).id === 'number'
@@ -23,26 +37,39 @@ const nothingToRelease: ReleaseTurn = () => {}
  * asked. A worker commits its group commit's batch in its turn, so the workers' transactions
  * follow one another without meeting SQLite's lock taken (each would retry every millisecond,
  * and the lock would sit idle between their tries), and a worker's batch keeps filling while it
- * waits. A worker that exits or loses its channel gives back its turn and its place in line.
+ * waits. A worker that exits or loses its channel gives back its turn and its place in line; one
+ * that keeps the turn past TURN_LEASE_MS loses it to the next in line.
  */
 export function grantWriteTurns(): void {
   const line: { worker: Worker; id: number }[] = []
   let holder: { worker: Worker; id: number } | null = null
+  let lease: NodeJS.Timeout | undefined
+  const setHolder = (next: { worker: Worker; id: number } | null) => {
+    clearTimeout(lease)
+    holder = next
+    if (next === null) return
+    // A holder that keeps its turn past the lease loses it; its late release is then ignored.
+    lease = setTimeout(() => {
+      if (holder !== next) return
+      setHolder(null)
+      grantNext()
+    }, TURN_LEASE_MS).unref()
+  }
   const grantNext = () => {
     while (holder === null && line.length > 0) {
       const next = line.shift() as { worker: Worker; id: number }
       if (next.worker.isDead() || !next.worker.isConnected()) continue
-      holder = next
+      setHolder(next)
       try {
         next.worker.send({ type: GRANT, id: next.id } satisfies TurnMessage)
       } catch {
-        holder = null // its channel closed meanwhile: the next in line
+        setHolder(null) // its channel closed meanwhile: the next in line
       }
     }
   }
   const forget = (worker: Worker) => {
     for (let i = line.length - 1; i >= 0; i--) if (line[i]?.worker === worker) line.splice(i, 1)
-    if (holder?.worker === worker) holder = null
+    if (holder?.worker === worker) setHolder(null)
     grantNext()
   }
   cluster.on('message', (worker, message: unknown) => {
@@ -50,7 +77,7 @@ export function grantWriteTurns(): void {
       line.push({ worker, id: message.id })
       grantNext()
     } else if (isTurnMessage(message, RELEASE) && holder?.worker === worker && holder.id === message.id) {
-      holder = null
+      setHolder(null)
       grantNext()
     }
   })
@@ -60,18 +87,28 @@ export function grantWriteTurns(): void {
 
 /**
  * In a worker: the write turn from the primary. It answers a function that gives the turn back.
- * Without an answer within `waitMs` (the primary busy or gone) it answers without the turn, and
- * the write waits on SQLite's lock as a write from another process does; a turn granted after
- * that is given back at once. SQLite's lock stays the final word either way: the turn only
- * spares the workers from meeting it taken.
+ * Without an answer within `waitMs` (the primary stopped or stuck) it answers without the turn,
+ * and from then on every batch writes without asking, waiting on SQLite's lock as a write from
+ * another process does, until the primary answers that ask again (a turn granted late is given
+ * back at once). Each change is logged once, at warn. SQLite's lock stays the final word either
+ * way: the turn only spares the workers from meeting it taken.
  */
 export class WorkerWriteTurn {
   private nextId = 0
   private readonly waiting = new Map<number, () => void>()
+  /** Whether an ask went unanswered within `waitMs`: then batches write without turns until a grant comes. */
+  private primaryStuck = false
 
-  constructor(private readonly waitMs: number) {
+  constructor(
+    private readonly waitMs: number,
+    private readonly logger: () => Logger | null,
+  ) {
     process.on('message', (message: unknown) => {
       if (!isTurnMessage(message, GRANT)) return
+      if (this.primaryStuck) {
+        this.primaryStuck = false
+        this.logger()?.warn('the primary grants write turns again: writing in turns')
+      }
       const granted = this.waiting.get(message.id)
       if (granted !== undefined) granted()
       else this.release(message.id)
@@ -82,7 +119,7 @@ export class WorkerWriteTurn {
   }
 
   take(): Promise<ReleaseTurn> {
-    if (!process.connected || process.send === undefined) return Promise.resolve(nothingToRelease)
+    if (!process.connected || process.send === undefined || this.primaryStuck) return Promise.resolve(nothingToRelease)
     return new Promise((resolve) => {
       const id = this.nextId++
       const answer = (release: ReleaseTurn) => {
@@ -90,7 +127,13 @@ export class WorkerWriteTurn {
         this.waiting.delete(id)
         resolve(release)
       }
-      const timer = setTimeout(() => answer(nothingToRelease), this.waitMs)
+      const timer = setTimeout(() => {
+        if (!this.primaryStuck) {
+          this.primaryStuck = true
+          this.logger()?.warn({ waitMs: this.waitMs }, 'the primary granted no write turn in time: writing without turns until it answers')
+        }
+        answer(nothingToRelease)
+      }, this.waitMs)
       this.waiting.set(id, () => {
         let released = false
         answer(
@@ -116,10 +159,19 @@ export class WorkerWriteTurn {
 }
 
 let workerTurn: WorkerWriteTurn | null = null
+let turnLogger: Logger | null = null
 
-/** The write turn of this process: a worker's of WORKERS > 1, else none (one process, or the CLI). */
+/** Where a worker logs that the primary stopped or resumed granting turns. */
+export function logWriteTurnsTo(logger: Logger): void {
+  turnLogger = logger
+}
+
+/**
+ * The write turn of this process: a worker's that Plant Store's own primary forked to grant
+ * turns (WORKERS > 1 on SQLite), else none (one process, the CLI, or another cluster primary's worker).
+ */
 export function writeTurnOfThisProcess(waitMs: number): WorkerWriteTurn | null {
-  if (!cluster.isWorker) return null
-  workerTurn ??= new WorkerWriteTurn(waitMs)
+  if (!cluster.isWorker || process.env[WRITE_TURNS_ENV] !== 'on') return null
+  workerTurn ??= new WorkerWriteTurn(waitMs, () => turnLogger)
   return workerTurn
 }
