@@ -90,7 +90,7 @@ function replicationLagOf(app: FastifyInstance, config: AppConfig, store: PlantS
   if (replication?.metricsUrl == null) return []
   // Every worker of WORKERS reads Litestream (the gauge's 'max' across workers needs no one
   // worker to live on); one logs what it finds (a loss at warn, a recovery at info), the others at debug.
-  const log = (details: Record<string, unknown>, message: string, level: 'warn' | 'info') =>
+  const log = (details: Record<string, unknown>, message: string, level: 'warn' | 'info' | 'debug') =>
     replication.warns ? app.log[level](details, message) : app.log.debug(details, message)
   const lag = new ReplicationLag(replication.metricsUrl, replication.databasePath, log, Date.now, store.touch?.bind(store) ?? null)
   lag.start()

@@ -125,12 +125,14 @@ export class ReplicationLag implements HasMetrics {
   private touched: 'no' | 'writing' | 'yes' = 'no'
   /** Whether the last warning said Litestream cannot be read (and none since said it can). */
   private warnedUnreadable = false
+  /** The reason of the last failed read, or null after a read that worked. */
+  private lastReason: string | null = null
 
   constructor(
     private readonly metricsUrl: string,
     private readonly databasePath: string,
     /** Where a change of readability is logged: a loss at warn, a recovery at info. */
-    private readonly log: (details: Record<string, unknown>, message: string, level: 'warn' | 'info') => void,
+    private readonly log: (details: Record<string, unknown>, message: string, level: 'warn' | 'info' | 'debug') => void,
     private readonly now: () => number = Date.now,
     /** A write that changes nothing, for Litestream to copy (SQLite's); null: none is made. */
     private readonly touch: (() => Promise<void>) | null = null,
@@ -230,6 +232,11 @@ export class ReplicationLag implements HasMetrics {
    * recovery) when it can be read again: never per read or per reason.
    */
   private report(problem: string | null): void {
+    // A new reason within one outage (a timeout, then a refused connection) is only for debugging.
+    if (problem !== null && this.warnedUnreadable && problem !== this.lastReason) {
+      this.log({ url: this.metricsUrl, reason: problem }, "Litestream's metrics still cannot be read", 'debug')
+    }
+    this.lastReason = problem
     if ((problem !== null) === this.warnedUnreadable) return
     this.warnedUnreadable = problem !== null
     if (problem !== null) {
