@@ -18,9 +18,10 @@ const SHARE = 0.25
  */
 const SCAN_SHARE = 0.5
 /**
- * A /healthz wait this short passes whatever the share: it is the p99 a client may see of
- * /healthz anyway, and on a busy machine (three test files at once on two cores) a pause that long
- * is the scheduler's. The stalls these tests catch were 0.3-13 s.
+ * A /healthz wait this short passes the list tests whatever the share: it is the p99 a client may
+ * see of /healthz anyway, and on a busy machine (three test files at once on two cores) a pause
+ * that long is the scheduler's. The stalls they catch were 0.3-13 s. Not for the scrape's test: a
+ * scan of its outbox takes 24-33 ms, under this floor.
  */
 const ALWAYS_FINE_MS = 50
 /** Scrapes timed; the fastest is judged, so one that a busy neighbour slowed is not. */
@@ -202,7 +203,7 @@ describe(`/metrics over ${COUNT} pending webhook events on sqlite, while /health
     )
     const addedWaitMs = full.healthMaxMs - empty.healthMaxMs
     assert.ok(
-      addedWaitMs < Math.max(scanMs * SCAN_SHARE, ALWAYS_FINE_MS),
+      addedWaitMs < scanMs * SCAN_SHARE,
       `/healthz waited ${addedWaitMs.toFixed(1)} ms longer, over ${SCAN_SHARE} of a scan's ${scanMs.toFixed(1)} ms`,
     )
   })
