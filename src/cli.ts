@@ -347,7 +347,7 @@ async function runCommand(argv: string[], out: Output): Promise<number | null> {
       case 'serve':
         if (args.length > 0) throw new UsageError('serve takes no arguments; configure it by environment')
         try {
-          // Loaded only to serve: the token, backup and migrate commands start in a third of the time.
+          // Loaded only to serve: the token, backup and migrate commands start in about half the time.
           const { serve } = await import('./server.js')
           await serve(loadConfig())
         } catch (error) {
