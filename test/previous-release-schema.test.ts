@@ -126,6 +126,70 @@ for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
   })
 }
 
+/** Applies the files up to `last` as migrate does: each file and its record in one transaction. */
+async function migrateUpTo(db: TestDatabase, last: number): Promise<void> {
+  for (const migration of knownMigrations('postgres').filter((migration) => migration.version <= last)) {
+    await runOnDatabase(
+      db,
+      `BEGIN; CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now()); ${migration.sql}; INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, '${migration.name}'); COMMIT`,
+    )
+  }
+}
+
+/** Waits, bounded, until some other backend of the database waits for a lock. */
+async function waitUntilAnyBlocked(db: TestDatabase): Promise<void> {
+  const since = Date.now()
+  while (Date.now() - since < 10_000) {
+    const result = await runOnDatabase(
+      db,
+      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'",
+    )
+    if (result.rowCount !== 0) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error('no backend waited for a lock')
+}
+
+for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
+  describe("HEAD's migrate while 30e0bae writes an event for a subscription being deleted", () => {
+    let db: TestDatabase
+    before(async () => {
+      db = await freshDatabase(kind)
+      await migrateUpTo(db, 8)
+    })
+    after(() => db.drop())
+
+    test('migrate waits for the create, then removes its orphan event and adds the foreign key: exit 0', async () => {
+      await runOnDatabase(
+        db,
+        "INSERT INTO webhook_subscriptions (id, subject, all_plants, url, secret, events) VALUES ('sub_orphaned', 'alice', true, 'http://127.0.0.1:9/', 'whsec_x', 'newPlant')",
+      )
+      const deleter = await connect(db)
+      const creator = await connect(db)
+      try {
+        // The create's snapshot holds the subscription; its delete commits before the create does.
+        await deleter.query('BEGIN')
+        await deleter.query("DELETE FROM webhook_subscriptions WHERE id = 'sub_orphaned'")
+        await creator.query('BEGIN')
+        await creator.query(PREVIOUS_CREATE, ['7201', 'alice', 'fern', null, '{"id":"7201"}', null])
+        await deleter.query('COMMIT')
+        const migrating = runCli(['migrate'], { DATABASE_URL: db.url })
+        await waitUntilAnyBlocked(db)
+        await creator.query('COMMIT')
+        const migrated = await migrating
+        assert.equal(migrated.code, 0, migrated.stderr)
+      } finally {
+        await deleter.end()
+        await creator.end()
+      }
+      const orphans = await runOnDatabase(db, "SELECT 1 FROM webhook_deliveries WHERE subscription_id = 'sub_orphaned'")
+      assert.equal(orphans.rowCount, 0, 'no event outlives its subscription')
+      const plants = await runOnDatabase(db, 'SELECT 1 FROM plants WHERE id = 7201')
+      assert.equal(plants.rowCount, 1, 'the acknowledged create is kept')
+    })
+  })
+}
+
 for (const kind of STORE_KINDS.filter((kind) => kind === 'postgres')) {
   describe("30e0bae's redeliver on HEAD's schema", () => {
     let db: TestDatabase
