@@ -366,6 +366,51 @@ describe('WORKERS=2 on sqlite: the workers take turns to write', () => {
     }
   })
 
+  test("when the turn never comes, a create still waits for SQLite's lock, held elsewhere briefly", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const timedCreate = (id: number) =>
+      new Promise<{ status: number; ms: number }>((resolve) => {
+        const since = Date.now()
+        const sent = request(fx.service.url + '/plants', {
+          method: 'POST',
+          agent,
+          headers: { authorization: `Bearer ${fx.adminToken}`, 'content-type': 'application/json' },
+        })
+        sent.on('response', (answer) => {
+          answer.resume()
+          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, ms: Date.now() - since }))
+        })
+        sent.on('error', () => resolve({ status: 0, ms: Date.now() - since }))
+        sent.end(JSON.stringify({ id, name: 'lock after the turn' }))
+      })
+    const primary = fx.service.process.pid as number
+    const lock = new Database(fx.db.url.slice('sqlite:'.length))
+    let stopped = false
+    try {
+      assert.equal((await timedCreate(51)).status, 200)
+      const warnedBefore = fx.service.stdout().match(/writing without turns/g)?.length ?? 0
+      // The other worker (or a backup) holds the lock when the wait for the turn ends, as when
+      // both workers stop waiting for a stuck primary at once: the lock's own wait must remain.
+      lock.exec('BEGIN IMMEDIATE')
+      process.kill(primary, 'SIGSTOP')
+      stopped = true
+      const created = timedCreate(52)
+      await fx.service.waitForLog((text) => (text.match(/writing without turns/g)?.length ?? 0) > warnedBefore, 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      lock.exec('ROLLBACK')
+      const answer = await created
+      assert.equal(answer.status, 200, `answered ${answer.status} after ${answer.ms} ms`)
+      process.kill(primary, 'SIGCONT')
+      stopped = false
+      await fx.service.waitForLog((text) => (text.match(/write turns again/g)?.length ?? 0) > warnedBefore, 10_000)
+    } finally {
+      if (stopped) process.kill(primary, 'SIGCONT')
+      if (lock.inTransaction) lock.exec('ROLLBACK')
+      lock.close()
+      agent.destroy()
+    }
+  })
+
   test('a worker killed in its turn does not keep the other from writing', async () => {
     // The primary hands each new connection to the worker that has waited longest for one:
     // after a connection served by `other`, the next goes to `holder`, the one after to `other`.

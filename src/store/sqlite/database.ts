@@ -8,7 +8,7 @@ import { type AppliedMigration, migrationStatus, pendingMigrations } from '../sh
 import { StoreUnavailableError } from '../store.js'
 import { Database } from './driver.js'
 import { VersionCounter } from './version-counter.js'
-import { writeTurnOfThisProcess } from './write-turns.js'
+import { TURN_WAIT_MS, writeTurnOfThisProcess } from './write-turns.js'
 
 /** How long SQLite may wait for a lock held by another connection before the request fails (503). */
 export const LOCK_WAIT_MS = 5_000
@@ -113,7 +113,7 @@ export class SqliteDatabase {
       return results
     })
     // A worker of WORKERS > 1 commits in its turn, which the primary grants to one worker at a time.
-    const turn = writeTurnOfThisProcess(LOCK_WAIT_MS)
+    const turn = writeTurnOfThisProcess(TURN_WAIT_MS)
     this.writes = new GroupCommit(
       (writes) =>
         this.run(() => this.commitNow(writes), this.turnAskedAt).then(

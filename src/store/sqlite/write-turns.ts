@@ -24,6 +24,14 @@ export const WRITE_TURNS_ENV = 'PLANTSTORE_WRITE_TURNS'
  */
 export const TURN_LEASE_MS = 1_000
 
+/**
+ * How long a worker waits for the turn before it decides the primary is stuck and writes without
+ * turns: past the lease of the worker ahead, and short of LOCK_WAIT_MS, whose rest it keeps for
+ * SQLite's lock. Both workers of a stuck primary stop waiting at about the same moment and meet
+ * on the lock; with the whole 5 s spent on the turn, the one that found it taken answered 503.
+ */
+export const TURN_WAIT_MS = 2_000
+
 const isTurnMessage = (message: unknown, type: TurnMessage['type']): message is TurnMessage =>
   (message as { type?: unknown } | null)?.type === type && typeof (message as { id?: unknown }).id === 'number'
 
