@@ -161,7 +161,9 @@ for (const kind of STORE_KINDS) {
         const listening = listeningPids(fx).length
         process.kill(victim, 'SIGKILL')
         killed.add(victim)
-        await new Promise((resolve) => setTimeout(resolve, 50))
+        // Until the primary has seen the exit, Node's round-robin may hand a new connection to the
+        // dead worker and keep it unanswered (docs/running.md): the scrape is sent once it has.
+        await fx.service.waitForLog((stdout) => stdout.includes(`"workerPid":${victim},`))
         const started = performance.now()
         const scrape = await fx.api.request<string>('GET', '/metrics', { headers: { connection: 'close' } })
         took.push(Math.round(performance.now() - started))
