@@ -503,6 +503,50 @@ test('WORKERS=2 on a port that is taken exits non-zero, saying so, instead of ha
   }
 })
 
+test('WORKERS=4 behind a lock held elsewhere: the workers queue for the turn and none calls the primary stuck', async () => {
+  const fx = await startFixture('sqlite', { WORKERS: '4' })
+  const lock = new Database(fx.db.url.slice('sqlite:'.length))
+  try {
+    await waitFor('four workers listening', () => listeningPids(fx).length === 4)
+    // Each worker in turn holds the turn for its 1 s lease, waiting on the lock: the last waits 3 s
+    // for a primary that answered at once.
+    lock.exec('BEGIN IMMEDIATE')
+    // Each on a connection of its own: the primary hands new connections to the workers in turn.
+    const creates = Array.from(
+      { length: 4 },
+      (_, i) =>
+        new Promise<{ status: number }>((resolve) => {
+          const sent = request(fx.service.url + '/plants', {
+            method: 'POST',
+            agent: false,
+            headers: { authorization: `Bearer ${fx.adminToken}`, 'content-type': 'application/json', 'x-request-id': `queued-${i}` },
+          })
+          sent.on('response', (answer) => {
+            answer.resume()
+            answer.on('end', () => resolve({ status: answer.statusCode ?? 0 }))
+          })
+          sent.on('error', () => resolve({ status: 0 }))
+          sent.end(JSON.stringify({ id: 300 + i, name: 'queued' }))
+        }),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 3_500))
+    lock.exec('ROLLBACK')
+    const answers = await Promise.all(creates)
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200, 200, 200],
+    )
+    await fx.service.waitForLog((stdout) => (stdout.match(/"reqId":"queued-[0-9]"/g) ?? []).length >= 4)
+    const pids = new Set(logLines(fx).flatMap((line) => (line.reqId?.startsWith('queued-') ? [line.pid] : [])))
+    assert.ok(pids.size >= 3, `the creates reached ${pids.size} worker(s)`)
+    assert.doesNotMatch(fx.service.stdout(), /writing without turns/)
+  } finally {
+    if (lock.inTransaction) lock.exec('ROLLBACK')
+    lock.close()
+    await fx.close()
+  }
+})
+
 test('under a cluster primary not its own (pm2), WORKERS=1 writes at once, asking for no turn', async () => {
   const db = await freshDatabase('sqlite')
   // What pm2's cluster mode does: its own primary forks `plantstore serve`, and never answers turns.

@@ -113,7 +113,7 @@ export class SqliteDatabase {
       return results
     })
     // A worker of WORKERS > 1 commits in its turn, which the primary grants to one worker at a time.
-    const turn = writeTurnOfThisProcess(TURN_WAIT_MS)
+    const turn = writeTurnOfThisProcess(TURN_WAIT_MS, LOCK_WAIT_MS)
     this.writes = new GroupCommit(
       (writes) =>
         this.run(() => this.commitNow(writes), this.turnAskedAt).then(

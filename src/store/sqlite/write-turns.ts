@@ -1,13 +1,17 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { Logger } from 'pino'
 
-/** A worker asks for the write turn, the primary grants it, the worker gives it back. */
+/**
+ * A worker asks for the write turn, the primary grants it, the worker gives it back. An ask
+ * that cannot be granted at once is answered "queued": the primary is alive, the worker waits on.
+ */
 const ASK = 'plantstore:write-turn-ask'
+const QUEUED = 'plantstore:write-turn-queued'
 const GRANT = 'plantstore:write-turn-grant'
 const RELEASE = 'plantstore:write-turn-release'
 
 interface TurnMessage {
-  type: typeof ASK | typeof GRANT | typeof RELEASE
+  type: typeof ASK | typeof QUEUED | typeof GRANT | typeof RELEASE
   id: number
 }
 
@@ -25,10 +29,12 @@ export const WRITE_TURNS_ENV = 'PLANTSTORE_WRITE_TURNS'
 export const TURN_LEASE_MS = 1_000
 
 /**
- * How long a worker waits for the turn before it decides the primary is stuck and writes without
- * turns: past the lease of the worker ahead, and short of LOCK_WAIT_MS, whose rest it keeps for
+ * How long a worker waits for an answer to its ask (the turn, or "queued") before it decides the
+ * primary is stuck and writes without turns: short of LOCK_WAIT_MS, whose rest it keeps for
  * SQLite's lock. Both workers of a stuck primary stop waiting at about the same moment and meet
  * on the lock; with the whole 5 s spent on the turn, the one that found it taken answered 503.
+ * A queued worker waits for its turn up to its whole budget (several workers ahead may each keep
+ * the turn for their lease while the lock is held elsewhere), then tries the lock once.
  */
 export const TURN_WAIT_MS = 2_000
 
@@ -84,6 +90,12 @@ export function grantWriteTurns(): void {
     if (isTurnMessage(message, ASK)) {
       line.push({ worker, id: message.id })
       grantNext()
+      if (holder?.worker === worker && holder.id === message.id) return
+      try {
+        worker.send({ type: QUEUED, id: message.id } satisfies TurnMessage)
+      } catch {
+        // Its channel closed: `forget` takes it out of the line.
+      }
     } else if (isTurnMessage(message, RELEASE) && holder?.worker === worker && holder.id === message.id) {
       setHolder(null)
       grantNext()
@@ -95,7 +107,8 @@ export function grantWriteTurns(): void {
 
 /**
  * In a worker: the write turn from the primary. It answers a function that gives the turn back.
- * Without an answer within `waitMs` (the primary stopped or stuck) it answers without the turn,
+ * Without an answer within `waitMs`, neither the turn nor "queued" (the primary stopped or
+ * stuck), it answers without the turn,
  * and from then on every batch writes without asking, waiting on SQLite's lock as a write from
  * another process does, until the primary answers that ask again (a turn granted late is given
  * back at once). Each change is logged once, at warn. SQLite's lock stays the final word either
@@ -104,14 +117,21 @@ export function grantWriteTurns(): void {
 export class WorkerWriteTurn {
   private nextId = 0
   private readonly waiting = new Map<number, () => void>()
+  /** Asks the primary has answered "queued": it is alive, and they wait on for their turn. */
+  private readonly queued = new Set<number>()
   /** Whether an ask went unanswered within `waitMs`: then batches write without turns until a grant comes. */
   private primaryStuck = false
 
   constructor(
     private readonly waitMs: number,
+    private readonly budgetMs: number,
     private readonly logger: () => Logger | null,
   ) {
     process.on('message', (message: unknown) => {
+      if (isTurnMessage(message, QUEUED)) {
+        if (this.waiting.has(message.id)) this.queued.add(message.id)
+        return
+      }
       if (!isTurnMessage(message, GRANT)) return
       if (this.primaryStuck) {
         this.primaryStuck = false
@@ -133,14 +153,27 @@ export class WorkerWriteTurn {
       const answer = (release: ReleaseTurn) => {
         clearTimeout(timer)
         this.waiting.delete(id)
+        this.queued.delete(id)
         resolve(release)
       }
-      const timer = setTimeout(() => {
-        if (!this.primaryStuck) {
-          this.primaryStuck = true
-          this.logger()?.warn({ waitMs: this.waitMs }, 'the primary granted no write turn in time: writing without turns until it answers')
-        }
-        answer(nothingToRelease)
+      let timer = setTimeout(() => {
+        // After the check phase: a worker that was itself stopped past `waitMs` reads the answer
+        // waiting on its channel first, instead of blaming the primary.
+        setImmediate(() => {
+          if (!this.waiting.has(id)) return
+          if (this.queued.has(id)) {
+            timer = setTimeout(() => answer(nothingToRelease), Math.max(0, this.budgetMs - this.waitMs))
+            return
+          }
+          if (!this.primaryStuck) {
+            this.primaryStuck = true
+            this.logger()?.warn(
+              { waitMs: this.waitMs },
+              'the primary granted no write turn in time: writing without turns until it answers',
+            )
+          }
+          answer(nothingToRelease)
+        })
       }, this.waitMs)
       this.waiting.set(id, () => {
         let released = false
@@ -178,8 +211,8 @@ export function logWriteTurnsTo(logger: Logger): void {
  * The write turn of this process: a worker's that Plant Store's own primary forked to grant
  * turns (WORKERS > 1 on SQLite), else none (one process, the CLI, or another cluster primary's worker).
  */
-export function writeTurnOfThisProcess(waitMs: number): WorkerWriteTurn | null {
+export function writeTurnOfThisProcess(waitMs: number, budgetMs: number): WorkerWriteTurn | null {
   if (!cluster.isWorker || process.env[WRITE_TURNS_ENV] !== 'on') return null
-  workerTurn ??= new WorkerWriteTurn(waitMs, () => turnLogger)
+  workerTurn ??= new WorkerWriteTurn(waitMs, budgetMs, () => turnLogger)
   return workerTurn
 }
