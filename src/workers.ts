@@ -34,6 +34,10 @@ export async function superviseWorkers(
       ...(writeTurns ? { [WRITE_TURNS_ENV]: 'on' } : {}),
     })
     if (oneLead && leads) lead = worker
+    // A message sent to a worker that has just died (a write turn, a metrics answer) fails with
+    // EPIPE as an 'error' event: without a listener it would end the primary, and every worker
+    // with it. Its exit follows, and is handled there.
+    worker.on('error', (error) => logger.debug({ workerPid: worker.process.pid, err: error }, 'a message to a worker failed'))
     return worker.once('listening', function (this: Worker) {
       everListened.add(this)
     })

@@ -444,6 +444,44 @@ describe('WORKERS=2 on sqlite: the workers take turns to write', () => {
     assert.equal((await fx.api.request('GET', '/plants/2', { token: fx.adminToken })).status, 200)
   })
 
+  test('a worker killed in line for the turn, granted it before the primary sees the exit: the primary lives on', async () => {
+    // The last test killed a worker: its replacement listens first.
+    await waitFor('two workers listening', () => liveWorkers().length === 2, 15_000)
+    const { next: holder, other: inLine } = await nextAndOther('dead-in-line-which')
+    const primary = fx.service.process.pid as number
+    const lock = new Database(fx.db.url.slice('sqlite:'.length))
+    let stopped = false
+    try {
+      // `holder` takes the turn and waits on the lock; `inLine` asks after it and is queued.
+      lock.exec('BEGIN IMMEDIATE')
+      const inTurn = onNewConnection('POST', '/plants', 'dead-in-line-holder', '{"id":61,"name":"holder"}')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const queued = onNewConnection('POST', '/plants', 'dead-in-line-queued', '{"id":62,"name":"queued"}')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      // The primary is stopped while `inLine` dies, and resumes after the holder's lease ran out:
+      // its timer grants the turn to `inLine` before it reads the exit.
+      process.kill(primary, 'SIGSTOP')
+      stopped = true
+      process.kill(inLine, 'SIGKILL')
+      await new Promise((resolve) => setTimeout(resolve, 1_200))
+      process.kill(primary, 'SIGCONT')
+      stopped = false
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      assert.equal(fx.service.process.exitCode, null, `the primary is running: ${fx.service.stderr()}`)
+      assert.equal(await queued, 0, "the killed worker's create is cut")
+      lock.exec('ROLLBACK')
+      assert.equal(await inTurn, 200)
+      await fx.service.waitForLog((stdout) => stdout.includes(`"workerPid":${inLine},`))
+      await waitFor('a replacement worker', () => liveWorkers().length === 2, 15_000)
+      assert.doesNotThrow(() => process.kill(holder, 0), 'the holder is running')
+      assert.equal(await onNewConnection('POST', '/plants', 'dead-in-line-after', '{"id":63,"name":"after"}'), 200)
+    } finally {
+      if (stopped) process.kill(primary, 'SIGCONT')
+      if (lock.inTransaction) lock.exec('ROLLBACK')
+      lock.close()
+    }
+  })
+
   test('every create acknowledged before the primary is killed is in the file', async () => {
     const acknowledged: number[] = []
     // Sixteen clients create on new connections until the port goes (the primary holds it).

@@ -110,7 +110,7 @@ export function grantWriteTurns(): void {
  * Without an answer within `waitMs`, neither the turn nor "queued" (the primary stopped or
  * stuck), it answers without the turn,
  * and from then on every batch writes without asking, waiting on SQLite's lock as a write from
- * another process does, until the primary answers that ask again (a turn granted late is given
+ * another process does, until the primary grants a turn again (a turn granted late is given
  * back at once). Each change is logged once, at warn. SQLite's lock stays the final word either
  * way: the turn only spares the workers from meeting it taken.
  */
@@ -156,13 +156,21 @@ export class WorkerWriteTurn {
         this.queued.delete(id)
         resolve(release)
       }
-      let timer = setTimeout(() => {
-        // After the check phase: a worker that was itself stopped past `waitMs` reads the answer
-        // waiting on its channel first, instead of blaming the primary.
+      const askedAt = Date.now()
+      // In the check phase, after the poll phase: a worker that was itself stopped or busy past
+      // its wait reads the answer already waiting on its channel first.
+      const afterPoll = (check: () => void) => () =>
         setImmediate(() => {
-          if (!this.waiting.has(id)) return
+          if (this.waiting.has(id)) check()
+        })
+      let timer = setTimeout(
+        afterPoll(() => {
           if (this.queued.has(id)) {
-            timer = setTimeout(() => answer(nothingToRelease), Math.max(0, this.budgetMs - this.waitMs))
+            const left = Math.max(0, askedAt + this.budgetMs - Date.now())
+            timer = setTimeout(
+              afterPoll(() => answer(nothingToRelease)),
+              left,
+            )
             return
           }
           if (!this.primaryStuck) {
@@ -173,8 +181,9 @@ export class WorkerWriteTurn {
             )
           }
           answer(nothingToRelease)
-        })
-      }, this.waitMs)
+        }),
+        this.waitMs,
+      )
       this.waiting.set(id, () => {
         let released = false
         answer(
