@@ -325,24 +325,27 @@ describe('WORKERS=2 on sqlite: the workers take turns to write', () => {
     }
   })
 
+  /** A create on `agent`'s connection, timed: its status, or 0 when the connection ends without one. */
+  const createOn = (agent: Agent, id: number, name: string) =>
+    new Promise<{ status: number; ms: number }>((resolve) => {
+      const since = Date.now()
+      const sent = request(fx.service.url + '/plants', {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${fx.adminToken}`, 'content-type': 'application/json' },
+      })
+      sent.on('response', (answer) => {
+        answer.resume()
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, ms: Date.now() - since }))
+      })
+      sent.on('error', () => resolve({ status: 0, ms: Date.now() - since }))
+      sent.end(JSON.stringify({ id, name }))
+    })
+
   test('a stopped primary costs one wait for a turn, then the workers write without turns', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     // One kept connection: with the primary stopped, no new connection reaches a worker.
-    const timedCreate = (id: number) =>
-      new Promise<{ status: number; ms: number }>((resolve) => {
-        const since = Date.now()
-        const sent = request(fx.service.url + '/plants', {
-          method: 'POST',
-          agent,
-          headers: { authorization: `Bearer ${fx.adminToken}`, 'content-type': 'application/json' },
-        })
-        sent.on('response', (answer) => {
-          answer.resume()
-          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, ms: Date.now() - since }))
-        })
-        sent.on('error', () => resolve({ status: 0, ms: Date.now() - since }))
-        sent.end(JSON.stringify({ id, name: 'primary stopped' }))
-      })
+    const timedCreate = (id: number) => createOn(agent, id, 'primary stopped')
     const primary = fx.service.process.pid as number
     let stopped = false
     try {
@@ -370,21 +373,7 @@ describe('WORKERS=2 on sqlite: the workers take turns to write', () => {
 
   test("when the turn never comes, a create still waits for SQLite's lock, held elsewhere briefly", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-    const timedCreate = (id: number) =>
-      new Promise<{ status: number; ms: number }>((resolve) => {
-        const since = Date.now()
-        const sent = request(fx.service.url + '/plants', {
-          method: 'POST',
-          agent,
-          headers: { authorization: `Bearer ${fx.adminToken}`, 'content-type': 'application/json' },
-        })
-        sent.on('response', (answer) => {
-          answer.resume()
-          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, ms: Date.now() - since }))
-        })
-        sent.on('error', () => resolve({ status: 0, ms: Date.now() - since }))
-        sent.end(JSON.stringify({ id, name: 'lock after the turn' }))
-      })
+    const timedCreate = (id: number) => createOn(agent, id, 'lock after the turn')
     const primary = fx.service.process.pid as number
     const lock = new Database(fx.db.url.slice('sqlite:'.length))
     let stopped = false
