@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { Agent, request } from 'node:http'
+import { connect } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 import { probe } from './helpers/health-probe.js'
+import { Database } from '../src/store/sqlite/driver.js'
 
 /** Clients that each send creates one after another, with no pause, for FLOOD_MS. */
 const CLIENTS = 300
@@ -77,5 +79,43 @@ describe(`a flood of ${CLIENTS} clients creating without pause, on sqlite with S
       assert.deepEqual([...report.statuses.keys()], [200], 'answered 200 throughout')
       assert.ok(report.answers >= 3, `answered ${report.answers} times during the flood`)
     }
+  })
+})
+
+describe('a create whose client went away while it waited, on sqlite with SHED_MAX_IN_FLIGHT=1', () => {
+  let fx: ServiceFixture
+  let token: string
+
+  before(async () => {
+    fx = await startFixture('sqlite', { SHED_MAX_IN_FLIGHT: '1' })
+    token = await fx.token('gone')
+  })
+  after(() => fx.close())
+
+  test('gives its place back: the next create is served, not refused for good', async () => {
+    const lock = new Database(fx.db.url.slice('sqlite:'.length))
+    try {
+      // The create is read whole and admitted, then waits for SQLite's lock, which this process holds.
+      lock.exec('BEGIN IMMEDIATE')
+      const { port } = new URL(fx.service.url)
+      const body = '{"id":1,"name":"abandoned"}'
+      const socket = connect(Number(port), '127.0.0.1')
+      await new Promise((resolve) => socket.once('connect', resolve))
+      socket.write(
+        `POST /plants HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      )
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      socket.destroy()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    } finally {
+      lock.exec('ROLLBACK')
+      lock.close()
+    }
+    // The abandoned create commits and answers a closed connection.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const agent = new Agent({ keepAlive: false })
+    const next = await create(fx.service.url, token, agent, 2)
+    assert.equal(next.status, 200, next.body)
   })
 })

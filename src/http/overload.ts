@@ -1,5 +1,5 @@
 import underPressure from '@fastify/under-pressure'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { OverloadLimits } from '../config/config.js'
 import { errorBody } from './errors.js'
 
@@ -33,36 +33,20 @@ export async function shedOverload(scope: FastifyInstance, limits: OverloadLimit
   }
   if (limits.maxInFlight <= 0) return
   let inFlight = 0
-  scope.decorateRequest('admitted', false)
-  const release = (request: FastifyRequest) => {
-    if (!request.admitted) return
-    request.admitted = false
+  const release = () => {
     inFlight -= 1
   }
   // Callback style, like the app's other per-request hooks: an async hook costs a promise each.
-  scope.addHook('onRequest', (request, reply, next) => {
+  scope.addHook('onRequest', (_request, reply, next) => {
     if (inFlight >= limits.maxInFlight) {
       refuse(reply, 'too many requests under way')
       return
     }
     inFlight += 1
-    request.admitted = true
+    // Once per admitted request: 'close' comes when its answer is sent and also when its connection
+    // ends first, at any stage. onRequestAbort misses a client that leaves after its body was read,
+    // and onResponse never comes for it: each such request kept its place, until all were taken.
+    reply.raw.once('close', release)
     next()
   })
-  // Once per admitted request: when its answer is sent, or when its client went away first.
-  scope.addHook('onResponse', (request, _reply, next) => {
-    release(request)
-    next()
-  })
-  scope.addHook('onRequestAbort', (request, next) => {
-    release(request)
-    next()
-  })
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Counted among the requests under way by the overload bound. */
-    admitted: boolean
-  }
 }
