@@ -82,40 +82,79 @@ describe(`a flood of ${CLIENTS} clients creating without pause, on sqlite with S
   })
 })
 
-describe('a create whose client went away while it waited, on sqlite with SHED_MAX_IN_FLIGHT=1', () => {
+/** Writes `bodies` as pipelined creates on one connection, then closes it after `leaveAfterMs` without reading. */
+async function sendAndLeave(url: string, token: string, bodies: string[], leaveAfterMs: number): Promise<void> {
+  const socket = connect(Number(new URL(url).port), '127.0.0.1')
+  await new Promise((resolve) => socket.once('connect', resolve))
+  socket.write(
+    bodies
+      .map(
+        (body) =>
+          `POST /plants HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      )
+      .join(''),
+  )
+  await new Promise((resolve) => setTimeout(resolve, leaveAfterMs))
+  socket.destroy()
+}
+
+const PLACES = 2
+
+describe(`clients that leave before their answer, on sqlite with SHED_MAX_IN_FLIGHT=${PLACES}`, () => {
   let fx: ServiceFixture
   let token: string
+  let nextId = 1
+  const plant = () => JSON.stringify({ id: nextId++, name: 'left' })
 
   before(async () => {
-    fx = await startFixture('sqlite', { SHED_MAX_IN_FLIGHT: '1' })
+    fx = await startFixture('sqlite', { SHED_MAX_IN_FLIGHT: String(PLACES) })
     token = await fx.token('gone')
   })
   after(() => fx.close())
 
-  test('gives its place back: the next create is served, not refused for good', async () => {
+  /** Holds SQLite's lock while `during` runs, and `releaseAfterMs` longer. */
+  async function withLockHeld<T>(during: () => Promise<T>, releaseAfterMs = 300): Promise<T> {
     const lock = new Database(fx.db.url.slice('sqlite:'.length))
+    lock.exec('BEGIN IMMEDIATE')
     try {
-      // The create is read whole and admitted, then waits for SQLite's lock, which this process holds.
-      lock.exec('BEGIN IMMEDIATE')
-      const { port } = new URL(fx.service.url)
-      const body = '{"id":1,"name":"abandoned"}'
-      const socket = connect(Number(port), '127.0.0.1')
-      await new Promise((resolve) => socket.once('connect', resolve))
-      socket.write(
-        `POST /plants HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
-          `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
-      )
-      await new Promise((resolve) => setTimeout(resolve, 300))
-      socket.destroy()
-      await new Promise((resolve) => setTimeout(resolve, 300))
-    } finally {
+      const result = during()
+      await new Promise((resolve) => setTimeout(resolve, releaseAfterMs))
       lock.exec('ROLLBACK')
+      return await result
+    } finally {
+      if (lock.inTransaction) lock.exec('ROLLBACK')
       lock.close()
     }
-    // The abandoned create commits and answers a closed connection.
+  }
+
+  /** Creates sent together while the lock is held, so that each must hold a place at once. */
+  const together = (n: number) =>
+    withLockHeld(async () => {
+      const agent = new Agent({ keepAlive: false })
+      const answers = await Promise.all(Array.from({ length: n }, () => create(fx.service.url, token, agent, nextId++)))
+      return answers.map((answer) => answer.status)
+    })
+
+  test('a client that leaves while its create waits gives its place back once the create is done', async () => {
+    await withLockHeld(() => sendAndLeave(fx.service.url, token, [plant()], 300))
     await new Promise((resolve) => setTimeout(resolve, 500))
-    const agent = new Agent({ keepAlive: false })
-    const next = await create(fx.service.url, token, agent, 2)
-    assert.equal(next.status, 200, next.body)
+    assert.deepEqual(await together(PLACES), [200, 200])
+  })
+
+  test('but holds it while that create still works: the bound counts work, not clients', async () => {
+    const statuses = await withLockHeld(async () => {
+      await sendAndLeave(fx.service.url, token, [plant()], 200)
+      const agent = new Agent({ keepAlive: false })
+      const answers = await Promise.all([create(fx.service.url, token, agent, nextId++), create(fx.service.url, token, agent, nextId++)])
+      return answers.map((answer) => answer.status).sort()
+    }, 600)
+    assert.deepEqual(statuses, [200, 503])
+  })
+
+  test('pipelined creates whose connection closes before their answers give every place back', async () => {
+    for (let round = 0; round < 3; round++) await sendAndLeave(fx.service.url, token, [plant(), plant()], 0)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    assert.deepEqual(await together(PLACES), [200, 200])
   })
 })

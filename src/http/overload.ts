@@ -2,6 +2,7 @@ import underPressure from '@fastify/under-pressure'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { OverloadLimits } from '../config/config.js'
 import { errorBody } from './errors.js'
+import { InFlightPlaces, type Place } from './in-flight-places.js'
 
 /** What a client refused for overload is told to wait, in seconds. */
 export const OVERLOAD_RETRY_AFTER_S = 1
@@ -32,21 +33,31 @@ export async function shedOverload(scope: FastifyInstance, limits: OverloadLimit
     })
   }
   if (limits.maxInFlight <= 0) return
-  let inFlight = 0
-  const release = () => {
-    inFlight -= 1
-  }
+  const places = new InFlightPlaces(limits.maxInFlight)
+  scope.decorateRequest('inFlightPlace', null)
   // Callback style, like the app's other per-request hooks: an async hook costs a promise each.
-  scope.addHook('onRequest', (_request, reply, next) => {
-    if (inFlight >= limits.maxInFlight) {
+  scope.addHook('onRequest', (request, reply, next) => {
+    const place = places.take()
+    if (place === null) {
       refuse(reply, 'too many requests under way')
       return
     }
-    inFlight += 1
-    // Once per admitted request: 'close' comes when its answer is sent and also when its connection
-    // ends first, at any stage. onRequestAbort misses a client that leaves after its body was read,
-    // and onResponse never comes for it: each such request kept its place, until all were taken.
-    reply.raw.once('close', release)
+    request.inFlightPlace = place
     next()
   })
+  scope.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.inFlightPlace !== null) places.answered(request.inFlightPlace, request.raw.socket)
+    done(null, payload)
+  })
+  scope.addHook('onResponse', (request, _reply, done) => {
+    if (request.inFlightPlace !== null) places.release(request.inFlightPlace)
+    done()
+  })
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Its place among the requests under way, when the overload bound admitted it. */
+    inFlightPlace: Place | null
+  }
 }
