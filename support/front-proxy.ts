@@ -32,14 +32,20 @@ export async function startFrontProxy(
   const shipped = readFileSync(join(SHIPPED, 'haproxy.cfg'), 'utf8')
   const maxconn = cap === undefined ? Number(/default-server maxconn ([0-9]+)/.exec(shipped)?.[1]) : cap
   const port = await freePort()
-  const errorFile = join(folder, 'plantstore-503.http')
-  writeFileSync(errorFile, readFileSync(join(SHIPPED, 'plantstore-503.http')))
-  const config = shipped
-    .replace('bind :8080', `bind 127.0.0.1:${port}`)
-    .replace('errorfile 503 /etc/haproxy/plantstore-503.http', `errorfile 503 ${errorFile}`)
-    .replace('server plantstore-1 127.0.0.1:8081', `server plantstore-1 ${new URL(instanceUrl).host}`)
-    .replace(/\n *server plantstore-2 .*/, '')
-    .replace(/default-server maxconn [0-9]+/, maxconn === null ? 'default-server' : `default-server maxconn ${maxconn}`)
+  const edits: [string | RegExp, string][] = [
+    // Run as the user who runs the tests, in no chroot, with the log on standard error.
+    [/\n {4}(user|group|chroot) .*/g, ''],
+    ['log /dev/log local0', 'log stderr format raw local0 notice'],
+    ['bind :8080', `bind 127.0.0.1:${port}`],
+    ['server plantstore-1 127.0.0.1:8081', `server plantstore-1 ${new URL(instanceUrl).host}`],
+    [/\n *server plantstore-2 .*/, ''],
+    [/default-server maxconn [0-9]+/, maxconn === null ? 'default-server' : `default-server maxconn ${maxconn}`],
+  ]
+  const config = edits.reduce((text, [from, to]) => {
+    const found = typeof from === 'string' ? text.includes(from) : text.search(from) !== -1
+    if (!found) throw new Error(`deploy/front/haproxy.cfg has no ${String(from)} to replace: change support/front-proxy.ts with it`)
+    return text.replace(from, to)
+  }, shipped)
   const path = join(folder, `haproxy-${port}.cfg`)
   writeFileSync(path, config)
   const child: ChildProcess = spawn('haproxy', ['-db', '-f', path], { stdio: ['ignore', 'ignore', 'pipe'] })

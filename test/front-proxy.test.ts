@@ -63,6 +63,24 @@ describe('deploy/front/haproxy.cfg in front of an instance', { skip: haproxyMiss
     }
   })
 
+  test('answers 502 in the Error body with an X-Request-Id when the instance closes without an answer', async () => {
+    const closing = await backend((request, response) => {
+      if (request.url === '/readyz' || request.url === '/healthz') response.end('{"status":"ok"}')
+      else request.socket.destroy()
+    })
+    const proxy = await startFrontProxy(closing.url, folder.path)
+    try {
+      const response = await fetch(`${proxy.url}/plants`, { method: 'POST', body: '{"id":1,"name":"x"}' })
+      assert.equal(response.status, 502)
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/)
+      assert.match(response.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/)
+      assert.deepEqual(Object.keys((await response.json()) as object), ['error', 'message'])
+    } finally {
+      await proxy.stop()
+      await closing.close()
+    }
+  })
+
   test('answers 503 with Retry-After and the Error body once a request has waited `timeout queue` for a free connection', async () => {
     // An instance that is ready but never answers a request for plants: once one is under way, its
     // one connection (maxconn 1) stays taken.
@@ -79,12 +97,14 @@ describe('deploy/front/haproxy.cfg in front of an instance', { skip: haproxyMiss
       const waitedMs = performance.now() - started
       assert.equal(response.status, 503)
       assert.equal(response.headers.get('retry-after'), '1')
+      assert.match(response.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/)
       assert.match(response.headers.get('content-type') ?? '', /^application\/json/)
       const body = (await response.json()) as { error: number; message: string }
       assert.equal(body.error, 503)
-      assert.match(body.message, /overloaded/)
-      // The shipped `timeout queue` is 2 s: a refusal neither at once nor after the client gave up.
-      assert.ok(waitedMs >= 1_800 && waitedMs < 5_000, `refused after ${waitedMs.toFixed(0)} ms`)
+      assert.match(body.message, /try again in 1 s/)
+      // The shipped `timeout queue` is 2 s (its `timeout connect`, which HAProxy would use
+      // without it, 5 s): a refusal neither at once nor after the client gave up.
+      assert.ok(waitedMs >= 1_800 && waitedMs < 3_500, `refused after ${waitedMs.toFixed(0)} ms`)
       first.abort()
       await taking
     } finally {
