@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import { type ServiceFixture, startFixture } from './helpers/fixture.js'
 import { probe } from './helpers/health-probe.js'
 import { Database } from '../src/store/sqlite/driver.js'
+import { seedPlants } from '../support/databases.js'
 
 /** Clients that each send creates one after another, with no pause, for FLOOD_MS. */
 const CLIENTS = 300
@@ -156,5 +157,21 @@ describe(`clients that leave before their answer, on sqlite with SHED_MAX_IN_FLI
     for (let round = 0; round < 3; round++) await sendAndLeave(fx.service.url, token, [plant(), plant()], 0)
     await new Promise((resolve) => setTimeout(resolve, 500))
     assert.deepEqual(await together(PLACES), [200, 200])
+  })
+
+  test('a client that does not read its answers holds no place while they wait to be written', async () => {
+    // Lists far larger than the connection's buffers, asked for twice on one connection that is never read.
+    await seedPlants(fx.db, { owner: 'gone', firstId: 1_000_000n, count: 100_000, name: (i) => `a plant with a long name, number ${i}` })
+    const socket = connect(Number(new URL(fx.service.url).port), '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    socket.pause()
+    const list = `GET /plants HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n\r\n`
+    socket.write(list + list)
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      assert.deepEqual(await together(PLACES), [200, 200])
+    } finally {
+      socket.destroy()
+    }
   })
 })

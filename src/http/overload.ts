@@ -46,12 +46,8 @@ export async function shedOverload(scope: FastifyInstance, limits: OverloadLimit
     next()
   })
   scope.addHook('onSend', (request, _reply, payload, done) => {
-    if (request.inFlightPlace !== null) places.answered(request.inFlightPlace, request.raw.socket)
-    done(null, payload)
-  })
-  scope.addHook('onResponse', (request, _reply, done) => {
     if (request.inFlightPlace !== null) places.release(request.inFlightPlace)
-    done()
+    done(null, payload)
   })
 }
 
