@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { type RequestListener, createServer } from 'node:http'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { type FrontProxy, haproxyInstalled, startFrontProxy } from '../support/front-proxy.js'
@@ -44,6 +45,36 @@ describe('deploy/front/haproxy.cfg in front of an instance', { skip: haproxyMiss
     const response = await fetch(`${front.url}/plants?limit=1`, { headers: { authorization: `Bearer ${token}` } })
     assert.equal(response.status, 200)
     assert.deepEqual(await response.json(), [])
+    // The instance's hint (72 s) is not the front's: it closes idle clients at 60 s.
+    assert.equal(response.headers.get('keep-alive'), null)
+  })
+
+  test('reads a slow body whole before it asks the instance, so a slow upload holds none of its places', async () => {
+    let arrived = 0
+    const counting = await backend((request, response) => {
+      if (request.url === '/plants') arrived += 1
+      response.end('{}')
+    })
+    const proxy = await startFrontProxy(counting.url, folder.path)
+    const { hostname, port } = new URL(proxy.url)
+    const socket = connect(Number(port), hostname)
+    try {
+      await new Promise((resolve) => socket.once('connect', resolve))
+      const body = '{"id":1,"name":"slow"}'
+      socket.write(
+        `POST /plants HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+      )
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      assert.equal(arrived, 0, 'the instance was asked before the body had come')
+      const answered = new Promise<string>((resolve) => socket.once('data', (chunk) => resolve(String(chunk))))
+      socket.write(body.slice(5))
+      assert.match(await answered, /^HTTP\/1\.1 200 /)
+      assert.equal(arrived, 1)
+    } finally {
+      socket.destroy()
+      await proxy.stop()
+      await counting.close()
+    }
   })
 
   test('replaces a forged X-Forwarded-For and -Proto with what it saw, so that the instance cannot be lied to', async () => {

@@ -137,6 +137,16 @@ describe(`clients that leave before their answer, on sqlite with SHED_MAX_IN_FLI
       return answers.map((answer) => answer.status)
     })
 
+  test('answers on a kept connection give their places back, and no more places than the bound are given', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      for (let i = 0; i < 10; i++) assert.equal((await create(fx.service.url, token, agent, nextId++)).status, 200)
+    } finally {
+      agent.destroy()
+    }
+    assert.deepEqual((await together(PLACES + 1)).sort(), [200, 200, 503])
+  })
+
   test('a client that leaves while its create waits gives its place back once the create is done', async () => {
     await withLockHeld(() => sendAndLeave(fx.service.url, token, [plant()], 300))
     await new Promise((resolve) => setTimeout(resolve, 500))
